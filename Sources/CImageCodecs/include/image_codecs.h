@@ -1,0 +1,86 @@
+// The C side of image decoding and encoding.
+//
+// libjpeg reports errors by calling a handler that must not return, and recovers with
+// setjmp/longjmp, which Swift cannot call. Every libjpeg and libpng call lives here, behind
+// functions that never print, never exit, and report through a `tl_codec_report`.
+//
+// Decoding is two calls: `*_read_info` parses the header only (so the caller can check the
+// pixel budget before allocating), then `*_decode_rgb` decodes into a caller-owned buffer of
+// width * height * 3 bytes, interleaved 8-bit RGB, rows top to bottom, no padding.
+#ifndef TL_IMAGE_CODECS_H
+#define TL_IMAGE_CODECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { TL_MESSAGE_LENGTH = 200 };
+
+typedef enum tl_status {
+  TL_STATUS_OK = 0,
+  /// The data could not be decoded; `message` says why.
+  TL_STATUS_ERROR = 1,
+  /// The output buffer is smaller than width * height * 3.
+  TL_STATUS_BUFFER_TOO_SMALL = 2,
+} tl_status;
+
+typedef struct tl_codec_report {
+  /// Image size from the header.
+  uint32_t width;
+  uint32_t height;
+  /// Channels stored in the file (JPEG: 1, 3 or 4; PNG: 1 to 4).
+  int32_t channels;
+  /// 1 when the JPEG is progressive.
+  int32_t progressive;
+  /// 1 when the JPEG holds CMYK or YCCK data (converted to RGB on decode).
+  int32_t cmyk;
+  /// Warnings the decoder raised (corrupt data that it patched over, such as a truncated
+  /// JPEG filled with grey).
+  int32_t warning_count;
+  /// The error, when the status is TL_STATUS_ERROR.
+  char message[TL_MESSAGE_LENGTH];
+  /// The first warning, when warning_count > 0.
+  char warning[TL_MESSAGE_LENGTH];
+} tl_codec_report;
+
+tl_status tl_jpeg_read_info(const uint8_t *data, size_t size, tl_codec_report *report);
+tl_status tl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, size_t capacity,
+                             tl_codec_report *report);
+
+tl_status tl_png_read_info(const uint8_t *data, size_t size, tl_codec_report *report);
+tl_status tl_png_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, size_t capacity,
+                            tl_codec_report *report);
+
+/// What `tl_jpeg_encode` writes.
+typedef enum tl_jpeg_layout {
+  TL_JPEG_RGB = 0,
+  /// One channel: the input's first channel of each pixel.
+  TL_JPEG_GRAY = 1,
+  /// Adobe-style inverted CMYK (as Photoshop writes it), from RGB with no black.
+  TL_JPEG_CMYK = 2,
+} tl_jpeg_layout;
+
+/// Encodes interleaved 8-bit RGB as a JPEG in memory. On success `*out` holds `*out_size`
+/// bytes that the caller releases with `tl_free`.
+tl_status tl_jpeg_encode(const uint8_t *rgb, uint32_t width, uint32_t height, int quality,
+                         tl_jpeg_layout layout, int progressive, uint8_t **out, size_t *out_size,
+                         tl_codec_report *report);
+
+/// Encodes pixels as a PNG in memory with libpng's simplified API. `format` is a
+/// PNG_FORMAT_* value (for example PNG_FORMAT_RGB, PNG_FORMAT_GA, PNG_FORMAT_LINEAR_Y for
+/// 16-bit gray, PNG_FORMAT_RGB_COLORMAP with `colormap` for a palette image); `pixels` holds
+/// rows of width * channels samples, of 1 byte (or 2 for linear formats) each.
+tl_status tl_png_encode(const void *pixels, uint32_t width, uint32_t height, uint32_t format,
+                        const void *colormap, uint32_t colormap_entries, uint8_t **out,
+                        size_t *out_size, tl_codec_report *report);
+
+void tl_free(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,217 @@
+// libjpeg-turbo behind functions that never print and never exit.
+//
+// libjpeg's default error manager prints to stderr and calls exit(). Ours formats the message
+// into the report and longjmps back to the setjmp in the calling function; warnings (corrupt
+// data that libjpeg patches over) are counted and the first one is kept.
+#include "image_codecs.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+
+typedef struct tl_jpeg_error {
+  struct jpeg_error_mgr manager;
+  jmp_buf recovery;
+  tl_codec_report *report;
+} tl_jpeg_error;
+
+static void tl_jpeg_error_exit(j_common_ptr cinfo) {
+  tl_jpeg_error *error = (tl_jpeg_error *)cinfo->err;
+  char buffer[JMSG_LENGTH_MAX];
+  (*cinfo->err->format_message)(cinfo, buffer);
+  snprintf(error->report->message, TL_MESSAGE_LENGTH, "%s", buffer);
+  longjmp(error->recovery, 1);
+}
+
+static void tl_jpeg_emit_message(j_common_ptr cinfo, int level) {
+  if (level >= 0) {
+    return;  // trace messages
+  }
+  tl_jpeg_error *error = (tl_jpeg_error *)cinfo->err;
+  if (error->report->warning_count == 0) {
+    char buffer[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, buffer);
+    snprintf(error->report->warning, TL_MESSAGE_LENGTH, "%s", buffer);
+  }
+  error->report->warning_count += 1;
+  cinfo->err->num_warnings += 1;
+}
+
+static void tl_jpeg_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+static void tl_jpeg_install_errors(tl_jpeg_error *error, tl_codec_report *report) {
+  jpeg_std_error(&error->manager);
+  error->manager.error_exit = tl_jpeg_error_exit;
+  error->manager.emit_message = tl_jpeg_emit_message;
+  error->manager.output_message = tl_jpeg_output_message;
+  error->report = report;
+}
+
+static void tl_report_header(struct jpeg_decompress_struct *cinfo, tl_codec_report *report) {
+  report->width = cinfo->image_width;
+  report->height = cinfo->image_height;
+  report->channels = cinfo->num_components;
+  report->progressive = jpeg_has_multiple_scans(cinfo) ? 1 : 0;
+  report->cmyk = (cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK);
+}
+
+tl_status tl_jpeg_read_info(const uint8_t *data, size_t size, tl_codec_report *report) {
+  memset(report, 0, sizeof *report);
+  struct jpeg_decompress_struct cinfo;
+  tl_jpeg_error error;
+  tl_jpeg_install_errors(&error, report);
+  cinfo.err = &error.manager;
+  if (setjmp(error.recovery)) {
+    jpeg_destroy_decompress(&cinfo);
+    return TL_STATUS_ERROR;
+  }
+  jpeg_create_decompress(&cinfo);
+  jpeg_mem_src(&cinfo, data, (unsigned long)size);
+  jpeg_read_header(&cinfo, TRUE);
+  tl_report_header(&cinfo, report);
+  jpeg_destroy_decompress(&cinfo);
+  return TL_STATUS_OK;
+}
+
+/// Inverted CMYK (the Adobe convention) to RGB: each colour channel times black.
+static void tl_cmyk_row_to_rgb(const JSAMPLE *cmyk, uint8_t *rgb, JDIMENSION width,
+                               boolean inverted) {
+  for (JDIMENSION x = 0; x < width; x++) {
+    unsigned c = cmyk[4 * x], m = cmyk[4 * x + 1], y = cmyk[4 * x + 2], k = cmyk[4 * x + 3];
+    if (!inverted) {
+      c = 255 - c;
+      m = 255 - m;
+      y = 255 - y;
+      k = 255 - k;
+    }
+    rgb[3 * x] = (uint8_t)((c * k + 127) / 255);
+    rgb[3 * x + 1] = (uint8_t)((m * k + 127) / 255);
+    rgb[3 * x + 2] = (uint8_t)((y * k + 127) / 255);
+  }
+}
+
+tl_status tl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, size_t capacity,
+                             tl_codec_report *report) {
+  memset(report, 0, sizeof *report);
+  struct jpeg_decompress_struct cinfo;
+  tl_jpeg_error error;
+  tl_jpeg_install_errors(&error, report);
+  cinfo.err = &error.manager;
+  // Written after setjmp and read after longjmp: it must live in memory, not a register.
+  JSAMPLE *volatile cmyk_row = NULL;
+  if (setjmp(error.recovery)) {
+    free(cmyk_row);
+    jpeg_destroy_decompress(&cinfo);
+    return TL_STATUS_ERROR;
+  }
+  jpeg_create_decompress(&cinfo);
+  jpeg_mem_src(&cinfo, data, (unsigned long)size);
+  jpeg_read_header(&cinfo, TRUE);
+  tl_report_header(&cinfo, report);
+  size_t row_bytes = (size_t)cinfo.image_width * 3;
+  if ((size_t)cinfo.image_height > 0 && capacity / cinfo.image_height < row_bytes) {
+    jpeg_destroy_decompress(&cinfo);
+    return TL_STATUS_BUFFER_TOO_SMALL;
+  }
+  if (report->cmyk) {
+    cinfo.out_color_space = JCS_CMYK;
+    cmyk_row = malloc((size_t)cinfo.image_width * 4);
+    if (cmyk_row == NULL) {
+      snprintf(report->message, TL_MESSAGE_LENGTH, "out of memory");
+      jpeg_destroy_decompress(&cinfo);
+      return TL_STATUS_ERROR;
+    }
+  } else {
+    cinfo.out_color_space = JCS_RGB;
+  }
+  jpeg_start_decompress(&cinfo);
+  while (cinfo.output_scanline < cinfo.output_height) {
+    uint8_t *row = rgb + (size_t)cinfo.output_scanline * row_bytes;
+    if (cmyk_row != NULL) {
+      JSAMPROW rows[1] = {cmyk_row};
+      jpeg_read_scanlines(&cinfo, rows, 1);
+      tl_cmyk_row_to_rgb(cmyk_row, row, cinfo.output_width, cinfo.saw_Adobe_marker);
+    } else {
+      JSAMPROW rows[1] = {row};
+      jpeg_read_scanlines(&cinfo, rows, 1);
+    }
+  }
+  jpeg_finish_decompress(&cinfo);
+  free(cmyk_row);
+  jpeg_destroy_decompress(&cinfo);
+  return TL_STATUS_OK;
+}
+
+tl_status tl_jpeg_encode(const uint8_t *rgb, uint32_t width, uint32_t height, int quality,
+                         tl_jpeg_layout layout, int progressive, uint8_t **out, size_t *out_size,
+                         tl_codec_report *report) {
+  memset(report, 0, sizeof *report);
+  *out = NULL;
+  *out_size = 0;
+  struct jpeg_compress_struct cinfo;
+  tl_jpeg_error error;
+  tl_jpeg_install_errors(&error, report);
+  cinfo.err = &error.manager;
+  unsigned char *volatile buffer = NULL;
+  unsigned long buffer_size = 0;
+  JSAMPLE *volatile row = NULL;
+  if (setjmp(error.recovery)) {
+    free(row);
+    jpeg_destroy_compress(&cinfo);
+    free(buffer);
+    return TL_STATUS_ERROR;
+  }
+  jpeg_create_compress(&cinfo);
+  jpeg_mem_dest(&cinfo, (unsigned char **)&buffer, &buffer_size);
+  cinfo.image_width = width;
+  cinfo.image_height = height;
+  int channels = layout == TL_JPEG_GRAY ? 1 : layout == TL_JPEG_CMYK ? 4 : 3;
+  cinfo.input_components = channels;
+  cinfo.in_color_space = layout == TL_JPEG_GRAY ? JCS_GRAYSCALE
+                         : layout == TL_JPEG_CMYK ? JCS_CMYK
+                                                  : JCS_RGB;
+  jpeg_set_defaults(&cinfo);
+  jpeg_set_quality(&cinfo, quality, TRUE);
+  if (progressive) {
+    jpeg_simple_progression(&cinfo);
+  }
+  row = malloc((size_t)width * (size_t)channels + 1);
+  if (row == NULL) {
+    snprintf(report->message, TL_MESSAGE_LENGTH, "out of memory");
+    jpeg_destroy_compress(&cinfo);
+    free(buffer);
+    return TL_STATUS_ERROR;
+  }
+  jpeg_start_compress(&cinfo, TRUE);
+  while (cinfo.next_scanline < cinfo.image_height) {
+    const uint8_t *source = rgb + (size_t)cinfo.next_scanline * width * 3;
+    for (uint32_t x = 0; x < width; x++) {
+      if (layout == TL_JPEG_GRAY) {
+        row[x] = source[3 * x];
+      } else if (layout == TL_JPEG_CMYK) {
+        // Inverted CMYK with no black: C' = 255 - C = R, and K' = 255.
+        row[4 * x] = source[3 * x];
+        row[4 * x + 1] = source[3 * x + 1];
+        row[4 * x + 2] = source[3 * x + 2];
+        row[4 * x + 3] = 255;
+      } else {
+        row[3 * x] = source[3 * x];
+        row[3 * x + 1] = source[3 * x + 1];
+        row[3 * x + 2] = source[3 * x + 2];
+      }
+    }
+    JSAMPROW rows[1] = {row};
+    jpeg_write_scanlines(&cinfo, rows, 1);
+  }
+  jpeg_finish_compress(&cinfo);
+  free(row);
+  jpeg_destroy_compress(&cinfo);
+  *out = buffer;
+  *out_size = buffer_size;
+  return TL_STATUS_OK;
+}
+
+void tl_free(void *pointer) { free(pointer); }

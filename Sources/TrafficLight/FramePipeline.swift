@@ -1,0 +1,100 @@
+import TrafficLightKernels
+
+/// What the pipeline read from one frame.
+public struct FrameResult: Sendable, Equatable {
+  /// The frame's colour.
+  public var color: SignalColor { decision.color }
+  /// The points per colour.
+  public var counts: ColorCounts { decision.counts }
+  /// The sampled points, in crop coordinates, with their classes.
+  public let decision: FrameDecision
+  /// The part of the image that was read: the whole image, or the region of interest
+  /// clipped to it; `nil` when the region fell outside the image.
+  public let region: PixelRegion?
+
+  public init(decision: FrameDecision, region: PixelRegion?) {
+    self.decision = decision
+    self.region = region
+  }
+}
+
+/// One frame through the pipeline: decode, optional region of interest, blur, classify,
+/// sample.
+public struct FramePipeline: Sendable {
+  public let profile: Profile
+  public var decoder: ImageDecoder
+  public let blur: GaussianBlur
+  public let classifier: HSVClassifier
+  public let sampler: SevenPointSampler
+
+  public init(profile: Profile, decoder: ImageDecoder = ImageDecoder()) {
+    self.profile = profile
+    self.decoder = decoder
+    blur = GaussianBlur(sigma: profile.sigma)
+    classifier = HSVClassifier(thresholds: profile.thresholds)
+    sampler = SevenPointSampler(points: profile.points, orientation: profile.orientation)
+  }
+
+  /// Reads the frame in `image`, or in `region` of it (clipped to the image).
+  ///
+  /// Complexity: O(pixels of the region * blur radius).
+  public func classify(_ image: RGBImage, region: PixelRegion? = nil) -> FrameResult {
+    let whole = PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
+    guard let area = (region ?? whole).clipped(toWidth: image.width, height: image.height) else {
+      return FrameResult(decision: FrameDecision(samples: []), region: nil)
+    }
+    let map = classifiedMap(of: image.cropped(to: area))
+    return FrameResult(decision: sampler.sample(map), region: area)
+  }
+
+  /// Decodes the file at `path` and reads it.
+  ///
+  /// - Throws: `DecodeError` naming `path`.
+  public func classify(fileAt path: String, region: PixelRegion? = nil) throws(DecodeError) -> FrameResult {
+    classify(try decoder.decode(fileAt: path), region: region)
+  }
+
+  /// The blurred and classified crop: every pixel's class.
+  public func classifiedMap(of crop: RGBImage) -> ClassMap {
+    classifier.classify(blur.apply(to: crop))
+  }
+}
+
+/// One frame of a sequence: its own reading and the vote after it.
+public struct SequenceStep: Sendable, Equatable {
+  /// The frame's 0-based position in the sequence.
+  public let frame: Int
+  /// The frame's reading, or why there is none.
+  public let outcome: Result<FrameResult, DecodeError>
+  /// The smoothed colour after this frame.
+  public let smoothed: SignalColor
+
+  /// The frame's own colour; `unknown` when it could not be read.
+  public var color: SignalColor { (try? outcome.get())?.color ?? .unknown }
+}
+
+/// Frames fed one at a time through the pipeline and the majority vote.
+public struct SequenceClassifier: Sendable {
+  public let pipeline: FramePipeline
+  public private(set) var vote: FrameVote
+  public private(set) var frameCount = 0
+
+  public init(pipeline: FramePipeline, window: Int = 10) {
+    self.pipeline = pipeline
+    vote = FrameVote(window: window)
+  }
+
+  /// Feeds a frame that was already read (or failed to be); a failure votes `unknown`.
+  public mutating func feed(_ outcome: Result<FrameResult, DecodeError>) -> SequenceStep {
+    let color = (try? outcome.get())?.color ?? .unknown
+    let step = SequenceStep(frame: frameCount, outcome: outcome, smoothed: vote.add(color))
+    frameCount += 1
+    return step
+  }
+
+  /// Reads the image at `path` as the next frame.
+  public mutating func feed(fileAt path: String, region: PixelRegion? = nil) -> SequenceStep {
+    let pipeline = self.pipeline
+    return feed(Result { () throws(DecodeError) in try pipeline.classify(fileAt: path, region: region) })
+  }
+}

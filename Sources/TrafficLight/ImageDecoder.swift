@@ -1,0 +1,127 @@
+import CImageCodecs
+import TrafficLightKernels
+
+/// The formats the decoder reads, recognised by their first bytes, never by the file name.
+public enum ImageFormat: String, Sendable, CaseIterable {
+  case jpeg
+  case png
+
+  /// The format whose signature `bytes` starts with, if any.
+  public init?(sniffing bytes: some Collection<UInt8>) {
+    if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+      self = .jpeg
+    } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+      self = .png
+    } else {
+      return nil
+    }
+  }
+}
+
+/// Why an image could not be decoded. Every case names the file (or the name given to bytes
+/// in memory).
+public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The file could not be read at all (missing, a directory, no permission, ...).
+  case unreadable(path: String, reason: String)
+  /// The bytes are neither JPEG nor PNG.
+  case unsupportedFormat(path: String)
+  /// The header claims more pixels than the budget allows; nothing large was allocated.
+  case tooManyPixels(path: String, width: Int, height: Int, limit: Int)
+  /// The decoder gave up on the data.
+  case corrupt(path: String, format: ImageFormat, reason: String)
+  /// The decoder patched over damaged data (a truncated JPEG is filled with grey, for
+  /// example) and the options ask for such images to be refused.
+  case damaged(path: String, format: ImageFormat, warning: String)
+
+  public var path: String {
+    switch self {
+    case .unreadable(let path, _), .unsupportedFormat(let path), .tooManyPixels(let path, _, _, _),
+      .corrupt(let path, _, _), .damaged(let path, _, _):
+      path
+    }
+  }
+
+  /// The reason alone, without the path: for a message that names the file elsewhere.
+  public var reason: String {
+    switch self {
+    case .unreadable(_, let reason): reason
+    case .unsupportedFormat: "not a JPEG or PNG file"
+    case .tooManyPixels(_, let width, let height, let limit):
+      "image is \(width)x\(height) (\(width * height) pixels), over the limit of \(limit) pixels"
+    case .corrupt(_, let format, let reason): "corrupt \(format.rawValue.uppercased()): \(reason)"
+    case .damaged(_, let format, let warning):
+      "damaged \(format.rawValue.uppercased()) data: \(warning)"
+    }
+  }
+
+  public var description: String { "\(path): \(reason)" }
+}
+
+/// Decodes JPEG and PNG files to 8-bit RGB.
+///
+/// Grayscale is expanded to RGB, 16-bit PNG reduced to 8 bits, alpha composited on black,
+/// palettes expanded; progressive JPEG works and CMYK/YCCK JPEG is converted. Errors are
+/// values; the decoders never print and never end the process.
+public struct ImageDecoder: Sendable {
+  /// The largest image, in pixels, that is decoded. Checked from the header.
+  public var maxPixels: Int
+  /// The largest file, in bytes, that is read.
+  public var maxFileBytes: Int
+  /// Whether an image whose data the decoder had to patch over is accepted (true) or is a
+  /// `DecodeError.damaged` (false).
+  public var acceptsDamagedData: Bool
+
+  public init(
+    maxPixels: Int = 100_000_000, maxFileBytes: Int = 256 << 20, acceptsDamagedData: Bool = false
+  ) {
+    self.maxPixels = maxPixels
+    self.maxFileBytes = maxFileBytes
+    self.acceptsDamagedData = acceptsDamagedData
+  }
+
+  /// Reads and decodes the file at `path`.
+  ///
+  /// - Throws: `DecodeError`, naming `path`.
+  public func decode(fileAt path: String) throws(DecodeError) -> RGBImage {
+    let bytes = try FileReader.readAll(path, maxBytes: maxFileBytes)
+    return try decode(bytes, name: path)
+  }
+
+  /// Decodes an image held in memory; `name` stands for the file in errors.
+  ///
+  /// - Throws: `DecodeError`, naming `name`.
+  /// - Complexity: O(width * height); the header is parsed (and the budget checked) before
+  ///   the pixels are allocated.
+  public func decode(_ bytes: [UInt8], name: String = "<memory>") throws(DecodeError) -> RGBImage {
+    guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "file is empty") }
+    guard let format = ImageFormat(sniffing: bytes) else { throw .unsupportedFormat(path: name) }
+    let readInfo = format == .jpeg ? tl_jpeg_read_info : tl_png_read_info
+    let decodeRGB = format == .jpeg ? tl_jpeg_decode_rgb : tl_png_decode_rgb
+    return try bytes.withUnsafeBufferPointer { (data) throws(DecodeError) -> RGBImage in
+      var report = tl_codec_report()
+      guard readInfo(data.baseAddress, data.count, &report) == TL_STATUS_OK else {
+        throw .corrupt(path: name, format: format, reason: report.messageText)
+      }
+      let width = Int(report.width)
+      let height = Int(report.height)
+      guard width > 0, height > 0 else {
+        throw .corrupt(path: name, format: format, reason: "image has no pixels (\(width)x\(height))")
+      }
+      guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels,
+        width <= maxPixels, height <= maxPixels
+      else {
+        throw .tooManyPixels(path: name, width: width, height: height, limit: maxPixels)
+      }
+      let image = try RGBImage(width: width, height: height) { (pixels) throws(DecodeError) in
+        let status = decodeRGB(data.baseAddress, data.count, pixels.baseAddress, pixels.count, &report)
+        guard status == TL_STATUS_OK else {
+          throw .corrupt(path: name, format: format, reason: report.messageText)
+        }
+      }
+      if report.warning_count > 0 && !acceptsDamagedData {
+        throw .damaged(path: name, format: format, warning: report.warningText)
+      }
+      return image
+    }
+  }
+}

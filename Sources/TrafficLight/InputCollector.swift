@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One thing found among the paths given on a command line.
+public enum InputItem: Sendable, Equatable {
+  /// A file to decode (it may still fail to decode: that is the decoder's error to give).
+  case image(path: String)
+  /// Something passed over, and why: a file in a folder that is not named like an image, or
+  /// a folder that could not be listed.
+  case skipped(path: String, reason: String)
+}
+
+/// Turns command-line paths into the images to read, folders walked in natural order.
+public enum InputCollector {
+  /// File name extensions taken as images inside folders, compared without case.
+  public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png"]
+
+  /// The inputs `paths` name, in order. A path that is not a folder is taken as an image
+  /// whatever its name (a missing file then fails to decode, naming itself). A folder gives
+  /// its image files in natural order, subfolders walked in the same order when
+  /// `recursive`; other files in it are skipped with a reason. Symbolic links are followed,
+  /// but no folder is entered twice, so link loops end.
+  public static func collect(_ paths: [String], recursive: Bool = true) -> [InputItem] {
+    var items: [InputItem] = []
+    var visited = Set<FileIdentity>()
+    for path in paths {
+      if let identity = FileIdentity(directoryAt: path) {
+        walk(path, identity: identity, recursive: recursive, visited: &visited, into: &items)
+      } else {
+        items.append(.image(path: path))
+      }
+    }
+    return items
+  }
+
+  /// Whether a file name has one of the image extensions.
+  public static func isImageName(_ name: String) -> Bool {
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+    return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
+  }
+
+  private static func walk(
+    _ directory: String, identity: FileIdentity, recursive: Bool, visited: inout Set<FileIdentity>,
+    into items: inout [InputItem]
+  ) {
+    guard visited.insert(identity).inserted else {
+      items.append(.skipped(path: directory, reason: "folder already visited (symbolic link loop?)"))
+      return
+    }
+    let names: [String]
+    switch listDirectory(directory) {
+    case .success(let list): names = list
+    case .failure(let reason):
+      items.append(.skipped(path: directory, reason: "cannot list folder: \(reason.message)"))
+      return
+    }
+    let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+    for name in NaturalOrder.sorted(names) {
+      let path = prefix + name
+      if name.hasPrefix(".") {
+        items.append(.skipped(path: path, reason: "hidden"))
+      } else if let child = FileIdentity(directoryAt: path) {
+        if recursive {
+          walk(path, identity: child, recursive: recursive, visited: &visited, into: &items)
+        } else {
+          items.append(.skipped(path: path, reason: "is a folder"))
+        }
+      } else if isImageName(name) {
+        items.append(.image(path: path))
+      } else {
+        items.append(.skipped(path: path, reason: "not named like an image (.jpg, .jpeg, .png)"))
+      }
+    }
+  }
+
+  struct ListingError: Error { let message: String }
+
+  private static func listDirectory(_ path: String) -> Result<[String], ListingError> {
+    guard let stream = opendir(path) else {
+      return .failure(ListingError(message: String(cString: strerror(errno))))
+    }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return .success(names)
+  }
+}
+
+/// A folder's device and inode: the same folder reached by two paths has one identity.
+struct FileIdentity: Hashable {
+  let device: UInt64
+  let inode: UInt64
+
+  /// The identity of the folder at `path` (following links); `nil` when it is not a folder.
+  init?(directoryAt path: String) {
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+    device = UInt64(status.st_dev)
+    inode = UInt64(status.st_ino)
+  }
+}

@@ -1,0 +1,66 @@
+/// How results are written to stdout.
+enum OutputFormat: String, CaseIterable {
+  /// An aligned table for people.
+  case text
+  /// One JSON object per line, for scripts.
+  case jsonl
+
+  static func parse(_ text: String) throws(UsageError) -> OutputFormat {
+    guard let format = OutputFormat(rawValue: text) else {
+      throw UsageError(
+        "unknown format '\(text)' (choose \(allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
+    return format
+  }
+}
+
+/// A JSON object written key by key, in order, on one line.
+struct JSONLine {
+  private(set) var text = "{"
+
+  mutating func add(_ key: String, _ value: String) {
+    separate(key)
+    text += JSONLine.quoted(value)
+  }
+
+  mutating func add(_ key: String, _ value: Int) {
+    separate(key)
+    text += String(value)
+  }
+
+  mutating func add(_ key: String, object: JSONLine) {
+    separate(key)
+    text += object.closed
+  }
+
+  var closed: String { text + "}" }
+
+  private mutating func separate(_ key: String) {
+    if text != "{" { text += "," }
+    text += JSONLine.quoted(key) + ":"
+  }
+
+  /// `value` as a JSON string literal.
+  static func quoted(_ value: String) -> String {
+    var out = "\""
+    for scalar in value.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}
+
+/// Pads `text` on the right to `width` characters.
+func padded(_ text: String, to width: Int) -> String {
+  text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}

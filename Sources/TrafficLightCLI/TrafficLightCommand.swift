@@ -1,0 +1,48 @@
+/// The top level: picks the subcommand.
+enum TrafficLightCommand {
+  static let usage = "Usage: traffic-light <subcommand> [options] ...   (traffic-light --help)"
+
+  static let help = """
+    traffic-light: reads the colour of traffic lights in images.
+
+    Usage: traffic-light <subcommand> [options] ...
+
+    Subcommands:
+      classify PATH...    the colour of each still image (files or folders)
+
+    Run 'traffic-light <subcommand> --help' for a subcommand's options.
+
+    """
+
+  /// Runs the command line `arguments` (without the program name); returns the exit status.
+  static func main(_ arguments: [String], console: inout Console) -> Int32 {
+    guard let first = arguments.first else {
+      console.err("Error: no subcommand given")
+      console.err(usage)
+      return 64
+    }
+    let rest = Array(arguments.dropFirst())
+    switch first {
+    case "-h", "--help", "help":
+      console.out(help, terminator: "")
+      return 0
+    case "classify":
+      do {
+        let options = try ClassifyCommand.parse(rest)
+        if options.help {
+          console.out(ClassifyCommand.help, terminator: "")
+          return 0
+        }
+        return try ClassifyCommand.run(options, console: &console)
+      } catch {
+        console.err("Error: \(error.message)")
+        console.err(ClassifyCommand.usage)
+        return 64
+      }
+    default:
+      console.err("Error: unknown subcommand '\(first)'")
+      console.err(usage)
+      return 64
+    }
+  }
+}
