@@ -49,7 +49,7 @@ public enum PNGLayout: Sendable, Equatable {
     case .gray: return 0
     case .grayAlpha: return alpha
     case .gray16: return linear
-    case .palette: return colormap
+    case .palette: return color | colormap  // entries are RGB
     }
   }
 

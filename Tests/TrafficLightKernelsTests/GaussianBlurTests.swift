@@ -1,0 +1,61 @@
+import Testing
+import TrafficLightKernels
+
+@Suite struct GaussianBlurTests {
+  static let sizes = [(1, 1), (1, 7), (7, 1), (13, 13), (17, 3), (640, 480)]
+  static let sigmas = [0.5, 1, 2, 3.5]
+
+  @Test(arguments: sizes)
+  func blur_randomImages_withinOneOfFloat64Reference(size: (Int, Int)) {
+    for (index, sigma) in Self.sigmas.enumerated() {
+      let image = randomImage(width: size.0, height: size.1, seed: UInt64(size.0 * 1000 + size.1 + index))
+      let fast = GaussianBlur(sigma: sigma).apply(to: image).byteArray
+      let reference = referenceBlur(image, sigma: sigma).byteArray
+      let worst = zip(fast, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
+      #expect(worst <= 1, "size \(size.0)x\(size.1), sigma \(sigma): off by \(worst)")
+    }
+  }
+
+  @Test func blur_smoothImage_matchesReferenceExactlyAlmostEverywhere() {
+    // On a gradient the values are far from .5 ties: nearly every channel must be exact, so a
+    // systematic bias of a fraction of a level cannot hide under the tolerance of 1.
+    var image = RGBImage(width: 64, height: 48)
+    for y in 0..<48 {
+      for x in 0..<64 { image[x, y] = (UInt8(x * 4), UInt8(y * 5), UInt8((x + y) * 2)) }
+    }
+    let fast = GaussianBlur(sigma: 2).apply(to: image).byteArray
+    let reference = referenceBlur(image, sigma: 2).byteArray
+    let different = zip(fast, reference).filter { $0 != $1 }.count
+    #expect(different * 100 <= fast.count, "\(different) of \(fast.count) channels differ")
+  }
+
+  @Test(arguments: [0.5, 2, 3.5])
+  func blur_uniformFrame_isUnchanged(sigma: Double) {
+    let image = RGBImage(width: 37, height: 23, fill: (200, 17, 255))
+    #expect(GaussianBlur(sigma: sigma).apply(to: image) == image)
+  }
+
+  @Test func blur_sigmaZero_isIdentity() {
+    let image = randomImage(width: 31, height: 9, seed: 7)
+    #expect(GaussianBlur(sigma: 0).apply(to: image) == image)
+  }
+
+  @Test func blur_radius_isCeilingOfThreeSigma() {
+    #expect(GaussianBlur(sigma: 2).radius == 6)
+    #expect(GaussianBlur(sigma: 2).weights.count == 13)
+    #expect(GaussianBlur(sigma: 0.5).radius == 2)
+    #expect(GaussianBlur(sigma: 3.5).radius == 11)
+    let total = GaussianBlur(sigma: 2).weights.reduce(0, +)
+    #expect(abs(total - 1) < 1e-6)
+  }
+
+  @Test func blur_singleBrightPixel_spreadsSymmetrically() {
+    var image = RGBImage(width: 21, height: 21)
+    image[10, 10] = (255, 255, 255)
+    let blurred = GaussianBlur(sigma: 2).apply(to: image)
+    #expect(blurred[10, 10].r > blurred[11, 10].r)
+    #expect(blurred[9, 10] == blurred[11, 10])
+    #expect(blurred[10, 9] == blurred[10, 11])
+    #expect(blurred[0, 0] == (0, 0, 0))
+  }
+}
