@@ -10,7 +10,9 @@ import TrafficLightKernels
       for g in 0...255 {
         for b in 0...255 {
           let (r8, g8, b8) = (UInt8(r), UInt8(g), UInt8(b))
-          if classifier.classify(r: r8, g: g8, b: b8) != referenceClass(r: r8, g: g8, b: b8, thresholds: .seed) {
+          if classifier.classify(r: r8, g: g8, b: b8)
+            != referenceClass(r: r8, g: g8, b: b8, thresholds: .seed)
+          {
             mismatches += 1
             if firstMismatch == nil { firstMismatch = (r, g, b) }
           }

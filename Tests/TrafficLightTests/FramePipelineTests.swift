@@ -9,11 +9,12 @@ import TrafficLightKernels
 func syntheticLight(lit: SignalColor, width: Int = 30, height: Int = 90) -> RGBImage {
   var image = RGBImage(width: width, height: height, fill: (30, 30, 30))
   let third = height / 3
-  let row = switch lit {
-  case .red: 0
-  case .yellow: 1
-  default: 2
-  }
+  let row =
+    switch lit {
+    case .red: 0
+    case .yellow: 1
+    default: 2
+    }
   let colour: (UInt8, UInt8, UInt8) =
     switch lit {
     case .red: (255, 10, 10)
@@ -150,14 +151,16 @@ func syntheticLight(lit: SignalColor, width: Int = 30, height: Int = 90) -> RGBI
     #expect(throws: ProfileError.invalid(path: "p.json", reason: "not valid JSON")) {
       try Profile.decode(Data("{".utf8), path: "p.json")
     }
-    #expect(throws: ProfileError.invalid(path: "p.json", reason: "missing key 'thresholds' in the top level")) {
+    #expect(throws: ProfileError.invalid(path: "p.json", reason: "missing key 'thresholds' in the top level"))
+    {
       try Profile.decode(Data("{}".utf8), path: "p.json")
     }
     let badSigma = """
       {"sigma": -1, "thresholds": {"saturationFloor": 0.5, "green": {"lower": 100, "upper": 200},
        "yellow": {"lower": 5, "upper": 60}, "red": {"lower": 340, "upper": 5}}}
       """
-    #expect(throws: ProfileError.invalid(path: "p.json", reason: "sigma must be between 0 and 50, not -1.0")) {
+    #expect(throws: ProfileError.invalid(path: "p.json", reason: "sigma must be between 0 and 50, not -1.0"))
+    {
       try Profile.decode(Data(badSigma.utf8), path: "p.json")
     }
   }

@@ -67,7 +67,8 @@ func assertClose(
     #expect(gray[1, 0] == (100, 100, 100))
     #expect(gray[1, 1] == (255, 255, 255))
     // Gray 200 at full alpha stays 200; gray 200 at alpha 0 becomes black.
-    let grayAlphaFile = try ImageEncoder.png(samples: [200, 255, 200, 0], width: 2, height: 1, layout: .grayAlpha)
+    let grayAlphaFile = try ImageEncoder.png(
+      samples: [200, 255, 200, 0], width: 2, height: 1, layout: .grayAlpha)
     #expect(pngHeader(grayAlphaFile) == (depth: 8, colorType: 4))
     let grayAlpha = try decoder.decode(grayAlphaFile)
     #expect(grayAlpha[0, 0] == (200, 200, 200))
@@ -140,8 +141,11 @@ func assertClose(
     bytes.replaceSubrange(20..<24, with: huge)
     // Fix the IHDR CRC so the header parses.
     let crc = crc32(bytes[12..<29])
-    bytes.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
-    #expect(throws: DecodeError.tooManyPixels(path: "huge.png", width: 100_000, height: 100_000, limit: 100_000_000)) {
+    bytes.replaceSubrange(
+      29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+    #expect(
+      throws: DecodeError.tooManyPixels(path: "huge.png", width: 100_000, height: 100_000, limit: 100_000_000)
+    ) {
       try decoder.decode(bytes, name: "huge.png")
     }
   }
@@ -197,10 +201,12 @@ func assertClose(
 /// 64x64 of noise: a JPEG of it is long enough to cut in the middle of the scan.
 func randomPatternImage() -> RGBImage {
   var state: UInt32 = 12345
-  return RGBImage(width: 64, height: 64, bytes: (0..<64 * 64 * 3).map { _ in
-    state = state &* 1_103_515_245 &+ 12345
-    return UInt8(truncatingIfNeeded: state >> 16)
-  })
+  return RGBImage(
+    width: 64, height: 64,
+    bytes: (0..<64 * 64 * 3).map { _ in
+      state = state &* 1_103_515_245 &+ 12345
+      return UInt8(truncatingIfNeeded: state >> 16)
+    })
 }
 
 /// Bit depth and colour type from a PNG's IHDR chunk: proof of what kind of file a test made.

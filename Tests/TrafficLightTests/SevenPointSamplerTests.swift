@@ -125,14 +125,16 @@ import TrafficLightKernels
   @Test func vote_streamOfFrames_fedOneAtATime() {
     // A light turning from red to green, with a flicker and two lost frames.
     let frames: [SignalColor] = [
-      .red, .red, .unknown, .red, .green, .red, .red, .green, .green, .unknown, .green, .green, .green, .green,
+      .red, .red, .unknown, .red, .green, .red, .red, .green, .green, .unknown, .green, .green, .green,
+      .green,
       .green,
     ]
     var vote = FrameVote(window: 5)
     let smoothed = frames.map { vote.add($0) }
     #expect(
       smoothed == [
-        .red, .red, .red, .red, .red, .red, .red, .red, .green, .green, .green, .green, .green, .green, .green,
+        .red, .red, .red, .red, .red, .red, .red, .red, .green, .green, .green, .green, .green, .green,
+        .green,
       ])
   }
 }
