@@ -24,6 +24,9 @@ let package = Package(
     .executableTarget(name: "TrafficLightCLI", dependencies: ["TrafficLight"]),
     .testTarget(name: "TrafficLightKernelsTests", dependencies: ["TrafficLightKernels"]),
     .testTarget(name: "TrafficLightTests", dependencies: ["TrafficLight"]),
-    .testTarget(name: "TrafficLightCLITests", dependencies: ["TrafficLight"]),
+    .testTarget(
+      name: "TrafficLightCLITests", dependencies: ["TrafficLight"],
+      // Recorded outputs, read through #filePath.
+      exclude: ["Expected"]),
   ]
 )

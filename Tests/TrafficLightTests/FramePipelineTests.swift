@@ -182,10 +182,10 @@ func syntheticLight(lit: SignalColor, width: Int = 30, height: Int = 90) -> RGBI
     let folder = try TestPaths.temporaryFolder()
     let files = FileManager.default
     for name in ["frame_10.jpg", "frame_2.PNG", "frame_1.jpeg", "notes.txt", ".hidden.jpg"] {
-      files.createFile(atPath: folder + "/" + name, contents: Data())
+      _ = files.createFile(atPath: folder + "/" + name, contents: Data())
     }
     try files.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: false)
-    files.createFile(atPath: folder + "/sub/frame_3.jpg", contents: Data())
+    _ = files.createFile(atPath: folder + "/sub/frame_3.jpg", contents: Data())
     // A symbolic link back to the top: the walk must end.
     try files.createSymbolicLink(atPath: folder + "/sub/loop", withDestinationPath: folder)
     let items = InputCollector.collect([folder])
