@@ -11,10 +11,13 @@ public struct FrameResult: Sendable, Equatable {
   /// The part of the image that was read: the whole image, or the region of interest
   /// clipped to it; `nil` when the region fell outside the image.
   public let region: PixelRegion?
+  /// Every pixel's class in the region, when it was asked for (for pictures).
+  public let map: ClassMap?
 
-  public init(decision: FrameDecision, region: PixelRegion?) {
+  public init(decision: FrameDecision, region: PixelRegion?, map: ClassMap? = nil) {
     self.decision = decision
     self.region = region
+    self.map = map
   }
 }
 
@@ -35,16 +38,18 @@ public struct FramePipeline: Sendable {
     sampler = SevenPointSampler(points: profile.points, orientation: profile.orientation)
   }
 
-  /// Reads the frame in `image`, or in `region` of it (clipped to the image).
+  /// Reads the frame in `image`, or in `region` of it (clipped to the image); the result
+  /// keeps every pixel's class when `keepingMap`.
   ///
   /// Complexity: O(pixels of the region * blur radius).
-  public func classify(_ image: RGBImage, region: PixelRegion? = nil) -> FrameResult {
+  public func classify(_ image: RGBImage, region: PixelRegion? = nil, keepingMap: Bool = false) -> FrameResult
+  {
     let whole = PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
     guard let area = (region ?? whole).clipped(toWidth: image.width, height: image.height) else {
       return FrameResult(decision: FrameDecision(samples: []), region: nil)
     }
     let map = classifiedMap(of: image.cropped(to: area))
-    return FrameResult(decision: sampler.sample(map), region: area)
+    return FrameResult(decision: sampler.sample(map), region: area, map: keepingMap ? map : nil)
   }
 
   /// Decodes the file at `path` and reads it.

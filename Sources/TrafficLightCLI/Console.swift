@@ -8,6 +8,10 @@
 /// 64 KiB have gathered), notes and errors to stderr (at once).
 struct Console {
   private var pending: [UInt8] = []
+  /// Where results go instead of stdout (`--output`).
+  var file: AtomicFile?
+  /// The first failure to write to `file`, if any.
+  private(set) var fileError: String?
 
   mutating func out(_ line: String, terminator: String = "\n") {
     pending.append(contentsOf: line.utf8)
@@ -20,7 +24,13 @@ struct Console {
   }
 
   mutating func flush() {
-    Self.write(pending, to: STDOUT_FILENO)
+    if let file {
+      if fileError == nil && !pending.withUnsafeBytes({ file.write($0) }) {
+        fileError = "cannot write \(file.path): \(String(cString: strerror(errno)))"
+      }
+    } else {
+      Self.write(pending, to: STDOUT_FILENO)
+    }
     pending.removeAll(keepingCapacity: true)
   }
 

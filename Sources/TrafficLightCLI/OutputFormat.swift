@@ -4,6 +4,8 @@ enum OutputFormat: String, CaseIterable {
   case text
   /// One JSON object per line, for scripts.
   case jsonl
+  /// Comma-separated values with a header row, for spreadsheets.
+  case csv
 
   static func parse(_ text: String) throws(UsageError) -> OutputFormat {
     guard let format = OutputFormat(rawValue: text) else {
@@ -31,6 +33,16 @@ struct JSONLine {
   mutating func add(_ key: String, object: JSONLine) {
     separate(key)
     text += object.closed
+  }
+
+  mutating func add(_ key: String, _ value: Double) {
+    separate(key)
+    text += value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
+
+  mutating func add(_ key: String, array: [JSONLine]) {
+    separate(key)
+    text += "[" + array.map(\.closed).joined(separator: ",") + "]"
   }
 
   var closed: String { text + "}" }

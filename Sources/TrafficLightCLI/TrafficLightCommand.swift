@@ -9,6 +9,7 @@ enum TrafficLightCommand {
 
     Subcommands:
       classify PATH...    the colour of each still image (files or folders)
+      sequence DIR        the frames of a folder as one sequence, smoothed by a vote
 
     Run 'traffic-light <subcommand> --help' for a subcommand's options.
 
@@ -26,17 +27,18 @@ enum TrafficLightCommand {
     case "-h", "--help", "help":
       console.out(help, terminator: "")
       return 0
-    case "classify":
+    case "classify", "sequence":
+      let command = Subcommand(rawValue: first)!
       do {
-        let options = try ClassifyCommand.parse(rest)
+        let options = try CommandOptions.parse(rest, for: command)
         if options.help {
-          console.out(ClassifyCommand.help, terminator: "")
+          console.out(ImageCommand.help(command), terminator: "")
           return 0
         }
-        return try ClassifyCommand.run(options, console: &console)
+        return try ImageCommand.run(command, options, console: &console)
       } catch {
         console.err("Error: \(error.message)")
-        console.err(ClassifyCommand.usage)
+        console.err(ImageCommand.usage(command))
         return 64
       }
     default:

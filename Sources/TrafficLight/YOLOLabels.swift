@@ -1,0 +1,95 @@
+import Foundation
+import TrafficLightKernels
+
+/// One box of a YOLO label file: `class cx cy w h`, the centre and size normalised to 0...1.
+public struct LabelBox: Sendable, Equatable, Hashable {
+  public var classID: Int
+  public var centreX: Double
+  public var centreY: Double
+  public var width: Double
+  public var height: Double
+
+  public init(classID: Int, centreX: Double, centreY: Double, width: Double, height: Double) {
+    self.classID = classID
+    self.centreX = centreX
+    self.centreY = centreY
+    self.width = width
+    self.height = height
+  }
+
+  /// The box in pixels of an image of `imageWidth` x `imageHeight`, edges rounded to the
+  /// nearest pixel boundary (not clipped: the pipeline clips).
+  public func region(imageWidth: Int, imageHeight: Int) -> PixelRegion {
+    let left = ((centreX - width / 2) * Double(imageWidth)).rounded()
+    let top = ((centreY - height / 2) * Double(imageHeight)).rounded()
+    let right = ((centreX + width / 2) * Double(imageWidth)).rounded()
+    let bottom = ((centreY + height / 2) * Double(imageHeight)).rounded()
+    return PixelRegion(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))
+  }
+}
+
+/// Why a label file could not be used.
+public enum LabelError: Error, Sendable, Equatable, CustomStringConvertible {
+  case unreadable(path: String, reason: String)
+  case malformed(path: String, line: Int, reason: String)
+
+  public var description: String {
+    switch self {
+    case .unreadable(let path, let reason): "\(path): cannot read labels: \(reason)"
+    case .malformed(let path, let line, let reason): "\(path):\(line): \(reason)"
+    }
+  }
+}
+
+/// YOLO label files: one `.txt` per image, named like the image, one box per line.
+public enum YOLOLabels {
+  /// The label file for `imagePath` in `folder`: the image's file name with `.txt` for its
+  /// extension.
+  public static func labelPath(forImage imagePath: String, in folder: String) -> String {
+    let name = (imagePath as NSString).lastPathComponent
+    let stem = (name as NSString).deletingPathExtension
+    return (folder as NSString).appendingPathComponent(stem + ".txt")
+  }
+
+  /// The boxes in the file at `path`; a missing file means no boxes.
+  ///
+  /// - Throws: `LabelError` for a file that exists but cannot be read or parsed.
+  public static func load(_ path: String) throws(LabelError) -> [LabelBox] {
+    guard FileManager.default.fileExists(atPath: path) else { return [] }
+    let text: String
+    do {
+      text = try String(contentsOfFile: path, encoding: .utf8)
+    } catch {
+      throw .unreadable(path: path, reason: "not readable UTF-8 text")
+    }
+    return try parse(text, path: path)
+  }
+
+  /// The boxes in `text`; `path` names the file in errors. Blank lines are ignored; a sixth
+  /// field (a detector's confidence) is allowed and ignored.
+  public static func parse(_ text: String, path: String) throws(LabelError) -> [LabelBox] {
+    var boxes: [LabelBox] = []
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+      if fields.isEmpty { continue }
+      guard fields.count == 5 || fields.count == 6 else {
+        throw .malformed(
+          path: path, line: index + 1, reason: "expected 'class cx cy w h', got \(fields.count) fields")
+      }
+      guard let classID = Int(fields[0]), classID >= 0 else {
+        throw .malformed(path: path, line: index + 1, reason: "class '\(fields[0])' is not a whole number")
+      }
+      var numbers: [Double] = []
+      for field in fields[1...4] {
+        guard let value = Double(field), value.isFinite, value >= 0, value <= 1 else {
+          throw .malformed(path: path, line: index + 1, reason: "'\(field)' is not a number between 0 and 1")
+        }
+        numbers.append(value)
+      }
+      boxes.append(
+        LabelBox(
+          classID: classID, centreX: numbers[0], centreY: numbers[1], width: numbers[2], height: numbers[3]))
+    }
+    return boxes
+  }
+}

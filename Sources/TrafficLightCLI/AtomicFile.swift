@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A file written under a temporary name beside its destination and renamed into place only
+/// when complete: readers never see half a file, and an existing file is replaced only by a
+/// finished one. If the process is interrupted (SIGINT, SIGTERM, SIGHUP), the temporary file
+/// is removed.
+final class AtomicFile {
+  let path: String
+  let temporaryPath: String
+  private(set) var descriptor: Int32
+
+  /// Creates the temporary file.
+  ///
+  /// - Throws: `UsageError` naming `path` when the folder cannot take the file.
+  init(path: String) throws(UsageError) {
+    self.path = path
+    temporaryPath = path + ".partial-\(getpid())-\(AtomicFile.counter.next())"
+    descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))")
+    }
+    InterruptCleanup.register(temporaryPath)
+  }
+
+  /// Writes all of `bytes`; returns false on failure (errno says why).
+  func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { return false }
+      offset += written
+    }
+    return true
+  }
+
+  /// Moves the finished file into place. Returns an error message on failure.
+  func commit() -> String? {
+    defer { InterruptCleanup.unregister(temporaryPath) }
+    guard fsync(descriptor) == 0 || errno == EINVAL, close(descriptor) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporaryPath)
+      return "cannot write \(path): \(reason)"
+    }
+    descriptor = -1
+    guard rename(temporaryPath, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporaryPath)
+      return "cannot write \(path): \(reason)"
+    }
+    return nil
+  }
+
+  /// Drops the temporary file; the destination is untouched.
+  func discard() {
+    if descriptor >= 0 { close(descriptor) }
+    descriptor = -1
+    unlink(temporaryPath)
+    InterruptCleanup.unregister(temporaryPath)
+  }
+
+  /// Writes `bytes` to `path` atomically in one go. Returns an error message on failure.
+  static func write(_ bytes: [UInt8], to path: String) -> String? {
+    let file: AtomicFile
+    do {
+      file = try AtomicFile(path: path)
+    } catch {
+      return error.message
+    }
+    guard bytes.withUnsafeBytes({ file.write($0) }) else {
+      let reason = String(cString: strerror(errno))
+      file.discard()
+      return "cannot write \(path): \(reason)"
+    }
+    return file.commit()
+  }
+
+  private static let counter = Counter()
+
+  private final class Counter: @unchecked Sendable {
+    private var value = 0
+    private var lock = pthread_mutex_t()
+    init() { pthread_mutex_init(&lock, nil) }
+    func next() -> Int {
+      pthread_mutex_lock(&lock)
+      defer { pthread_mutex_unlock(&lock) }
+      value += 1
+      return value
+    }
+  }
+}
+
+/// Temporary files to remove if a signal ends the process. The handler only reads a fixed
+/// table of C strings and calls `unlink` and `_exit`, which are safe in a signal handler.
+enum InterruptCleanup {
+  private static let capacity = 64
+  nonisolated(unsafe) private static let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(
+    capacity: capacity)
+  nonisolated(unsafe) private static var lock = pthread_mutex_t()
+  nonisolated(unsafe) private static var installed = false
+
+  static func register(_ path: String) {
+    pthread_mutex_lock(&lock)
+    defer { pthread_mutex_unlock(&lock) }
+    if !installed {
+      installed = true
+      table.initialize(repeating: nil, count: capacity)
+      for signal in [SIGINT, SIGTERM, SIGHUP] {
+        Glibc.signal(signal) { number in
+          for i in 0..<InterruptCleanup.capacity {
+            if let path = InterruptCleanup.table[i] { unlink(path) }
+          }
+          _exit(128 + number)
+        }
+      }
+    }
+    for i in 0..<capacity where table[i] == nil {
+      table[i] = strdup(path)
+      return
+    }
+  }
+
+  static func unregister(_ path: String) {
+    pthread_mutex_lock(&lock)
+    defer { pthread_mutex_unlock(&lock) }
+    guard installed else { return }
+    for i in 0..<capacity {
+      if let entry = table[i], String(cString: entry) == path {
+        table[i] = nil
+        free(entry)
+      }
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import TrafficLight
+import TrafficLightKernels
+
+/// The subcommands that read images.
+enum Subcommand: String {
+  case classify
+  case sequence
+}
+
+/// Everything a `classify` or `sequence` command line says, parsed. Parsing is a pure
+/// function of the argument list.
+struct CommandOptions: Equatable {
+  var format = OutputFormat.text
+  var profile = "default"
+  var sigma: Double?
+  var points: Int?
+  var orientation: Orientation?
+  var roi: PixelRegion?
+  var labels: String?
+  var labelClass = 9
+  /// Worker threads; `nil` means one per core.
+  var jobs: Int?
+  var output: String?
+  var mask: String?
+  var help = false
+  var paths: [String] = []
+  // `sequence` only.
+  var window = 10
+  var fps: Double?
+  var events = false
+  var timeline: String?
+
+  /// The options in `arguments`, the words after the subcommand.
+  static func parse(_ arguments: [String], for command: Subcommand) throws(UsageError) -> CommandOptions {
+    var options = CommandOptions()
+    var scanner = ArgumentScanner(arguments)
+    while let token = scanner.next() {
+      guard case .option(let name, let inline) = token else {
+        if case .operand(let path) = token { options.paths.append(path) }
+        continue
+      }
+      func value() throws(UsageError) -> String { try scanner.value(of: name, inline: inline) }
+      switch (name, command) {
+      case ("-h", _), ("--help", _): options.help = true
+      case ("--format", _): options.format = try OutputFormat.parse(try value())
+      case ("--profile", _): options.profile = try value()
+      case ("--sigma", _):
+        options.sigma = try number(name, try value(), in: 0...50)
+      case ("--points", _):
+        options.points = try whole(name, try value(), in: 1...1000)
+      case ("--orientation", _):
+        let text = try value()
+        guard let orientation = Orientation(rawValue: text) else {
+          throw UsageError("--orientation must be vertical or horizontal, not '\(text)'")
+        }
+        options.orientation = orientation
+      case ("--roi", _): options.roi = try region(try value())
+      case ("--labels", _): options.labels = try value()
+      case ("--label-class", _): options.labelClass = try whole(name, try value(), in: 0...Int(Int32.max))
+      case ("--jobs", _): options.jobs = try whole(name, try value(), in: 1...1024)
+      case ("--output", _), ("-o", _): options.output = try value()
+      case ("--mask", _): options.mask = try value()
+      case ("--window", .sequence): options.window = try whole(name, try value(), in: 1...100_000)
+      case ("--fps", .sequence):
+        let fps = try number(name, try value(), in: 0...1_000_000)
+        guard fps > 0 else { throw UsageError("--fps must be above 0") }
+        options.fps = fps
+      case ("--events", .sequence): options.events = true
+      case ("--timeline", .sequence): options.timeline = try value()
+      default: throw UsageError("unknown option '\(name)'")
+      }
+    }
+    if options.help { return options }
+    if options.roi != nil && options.labels != nil {
+      throw UsageError("--roi and --labels cannot be used together")
+    }
+    switch command {
+    case .classify:
+      if options.paths.isEmpty { throw UsageError("no PATH given") }
+    case .sequence:
+      if options.paths.isEmpty { throw UsageError("no DIR given") }
+      if options.paths.count > 1 { throw UsageError("sequence reads one DIR, got \(options.paths.count)") }
+      if options.events && options.format != .jsonl {
+        throw UsageError("--events needs --format jsonl (in text and csv the changes go to stderr)")
+      }
+    }
+    return options
+  }
+
+  /// The profile named by `--profile`, with `--sigma`, `--points` and `--orientation`
+  /// applied over it.
+  func resolvedProfile() throws(UsageError) -> Profile {
+    var profile: Profile
+    do {
+      profile = try Profile.named(self.profile)
+    } catch {
+      throw UsageError(error.description)
+    }
+    if let sigma { profile.sigma = sigma }
+    if let points { profile.points = points }
+    if let orientation { profile.orientation = orientation }
+    return profile
+  }
+
+  private static func number(_ option: String, _ text: String, in range: ClosedRange<Double>)
+    throws(UsageError) -> Double
+  {
+    guard let value = Double(text), value.isFinite, range.contains(value) else {
+      throw UsageError(
+        "\(option) must be a number from \(clean(range.lowerBound)) to \(clean(range.upperBound)), not '\(text)'"
+      )
+    }
+    return value
+  }
+
+  private static func whole(_ option: String, _ text: String, in range: ClosedRange<Int>) throws(UsageError)
+    -> Int
+  {
+    guard let value = Int(text), range.contains(value) else {
+      throw UsageError(
+        "\(option) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+    }
+    return value
+  }
+
+  private static func region(_ text: String) throws(UsageError) -> PixelRegion {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+    guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], w > 0,
+      h > 0
+    else {
+      throw UsageError("--roi must be x,y,width,height in pixels with a positive size, not '\(text)'")
+    }
+    return PixelRegion(x: x, y: y, width: w, height: h)
+  }
+
+  private static func clean(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(value)
+  }
+}

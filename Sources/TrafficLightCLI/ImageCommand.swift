@@ -1,0 +1,298 @@
+import Foundation
+import TrafficLight
+import TrafficLightKernels
+
+/// `classify` and `sequence`: read images, write one result per image (or box, or frame).
+enum ImageCommand {
+  static func usage(_ command: Subcommand) -> String {
+    switch command {
+    case .classify: "Usage: traffic-light classify [options] PATH..."
+    case .sequence: "Usage: traffic-light sequence [options] DIR"
+    }
+  }
+
+  static let sharedOptions = """
+      --format text|jsonl|csv  text: an aligned table (default); jsonl: one JSON object per
+                               line; csv: comma-separated with a header row
+      --profile NAME|FILE      seed (the article's thresholds), default (the project's
+                               best), or a JSON profile file (default: default)
+      --sigma S                blur sigma in pixels, 0 for none (default: the profile's)
+      --points N               points sampled along the light (default: the profile's, 7)
+      --orientation vertical|horizontal
+                               sample the centre column (vertical lights) or the centre
+                               row (horizontal lights) (default: the profile's)
+      --roi X,Y,W,H            read only this rectangle of each image, in pixels (clipped)
+      --labels DIR             YOLO boxes (class cx cy w h, normalised) in DIR/NAME.txt for
+                               image NAME.jpg; each box of the chosen class is read
+      --label-class N          the box class to read (default 9, COCO's traffic light)
+      --jobs N                 threads (default: one per core); results stay in order
+      -o, --output FILE        write results to FILE instead of stdout, atomically: FILE is
+                               replaced only by a complete file
+      --mask DIR               write a PNG per image (per box) of the classified crop into
+                               DIR: red, yellow, green, black for none, sample points ringed
+                               in white
+      -h, --help               show this help
+    """
+
+  static func help(_ command: Subcommand) -> String {
+    switch command {
+    case .classify:
+      """
+      Reads the colour of the traffic light in each still image.
+
+      \(usage(.classify))
+
+      A PATH is an image file (JPEG or PNG, recognised by content) or a folder, whose image
+      files (.jpg, .jpeg, .png, any case) are read in natural order (frame_2 before
+      frame_10), subfolders included. Other files in folders are skipped with a note on
+      stderr.
+
+      Options:
+      \(sharedOptions)
+
+      Each result has the path, the colour (red, yellow, green or unknown) and the points
+      per colour; an image that cannot be read gives its path and the error instead.
+      Exit status: 0 every image read, 1 some input failed (the rest are still reported),
+      64 bad usage.
+
+      """
+    case .sequence:
+      """
+      Reads the frames of DIR, in natural order, as one sequence: each frame's own colour and
+      the colour smoothed by a majority vote over the last frames.
+
+      \(usage(.sequence))
+
+      Options:
+      \(sharedOptions)
+        --window N               frames in the vote, the current one included (default 10)
+        --fps F                  frames per second: state changes also get a time
+        --events                 with --format jsonl, add a record for each change of the
+                                 smoothed colour: {"event":"change","frame":...,"from":...,"to":...}
+        --timeline FILE.svg      draw each frame's colour and the smoothed colour along the
+                                 frame axis, with the state changes marked
+
+      In text and csv the state changes are summarised on stderr. A frame that cannot be
+      read, or (with --labels) has no box of the chosen class, votes unknown; with several
+      boxes, the largest drives the vote. Exit status as for classify.
+
+      """
+    }
+  }
+
+  /// Runs `command`; returns the exit status.
+  static func run(
+    _ command: Subcommand, _ options: CommandOptions, console: inout Console
+  ) throws(UsageError) -> Int32 {
+    let profile = try options.resolvedProfile()
+    let items: [InputItem]
+    if command == .sequence {
+      let folder = options.paths[0]
+      guard FileManager.default.isDirectory(folder) else { throw UsageError("\(folder) is not a folder") }
+      items = InputCollector.collect([folder], recursive: false)
+    } else {
+      items = InputCollector.collect(options.paths)
+    }
+    let images = items.compactMap { item -> String? in
+      if case .image(let path) = item { path } else { nil }
+    }
+    var regions = RegionSource.wholeImage
+    if let roi = options.roi { regions = .fixed(roi) }
+    if let labels = options.labels {
+      guard FileManager.default.isDirectory(labels) else {
+        throw UsageError("--labels: \(labels) is not a folder")
+      }
+      regions = .labels(folder: labels, classID: options.labelClass)
+    }
+    try refuseOverwritingInputs(options, images: images)
+    if let mask = options.mask {
+      do {
+        try FileManager.default.createDirectory(atPath: mask, withIntermediateDirectories: true)
+      } catch {
+        throw UsageError("--mask: cannot create folder \(mask)")
+      }
+    }
+    if let output = options.output { console.file = try AtomicFile(path: output) }
+
+    let reader = ImageReader(
+      pipeline: FramePipeline(profile: profile), regions: regions, keepingMaps: options.mask != nil)
+    let maskNames = options.mask.map { MaskNames.assign(images, in: $0) }
+    let formatter = ReportFormatter(
+      format: options.format, command: command,
+      pathWidth: images.reduce(4) { max($0, $1.count) }, showsRegions: regions != .wholeImage)
+    if let header = formatter.header { console.out(header) }
+
+    var failed = false
+    var vote = FrameVote(window: options.window)
+    var frameColors: [SignalColor] = []
+    var smoothedColors: [SignalColor] = []
+    var changes: [StateChange] = []
+    var progress = Progress(total: images.count)
+    let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    let batchSize = max(16, jobs * 16)
+    var nextImage = 0
+
+    for case .skipped(let path, let reason) in items { console.err("Note: skipped \(path): \(reason)") }
+    while nextImage < images.count {
+      let batch = Array(images[nextImage..<min(nextImage + batchSize, images.count)])
+      let first = nextImage
+      let outcomes = OrderedParallelMap.map(count: batch.count, jobs: jobs) { i -> (ImageReading, [String]) in
+        let reading = reader.read(batch[i])
+        var problems: [String] = []
+        if let maskNames, case .success(let regions) = reading.outcome {
+          for (box, region) in regions.enumerated() {
+            guard let map = region.result.map else { continue }
+            let name = maskNames[first + i] + (regions.count > 1 ? "-box\(box + 1)" : "") + ".png"
+            do {
+              let png = try ImageEncoder.png(ClassMask.render(map, samples: region.result.decision.samples))
+              if let problem = AtomicFile.write(png, to: name) { problems.append(problem) }
+            } catch {
+              problems.append("cannot write \(name): \(error)")
+            }
+          }
+        }
+        return (reading.droppingMaps(), problems)
+      }
+      for (offset, (reading, problems)) in outcomes.enumerated() {
+        let frame = first + offset
+        for problem in problems {
+          console.err("Error: \(problem)")
+          failed = true
+        }
+        var smoothed: SignalColor?
+        if command == .sequence {
+          let color = reading.frameColor
+          let after = vote.add(color)
+          smoothed = after
+          if after != (smoothedColors.last ?? .unknown) {
+            changes.append(StateChange(frame: frame, from: smoothedColors.last ?? .unknown, to: after))
+          }
+          frameColors.append(color)
+          smoothedColors.append(after)
+        }
+        switch reading.outcome {
+        case .failure(let error):
+          failed = true
+          console.out(
+            formatter.line(
+              ResultRow(
+                path: reading.path, frame: command == .sequence ? frame : nil, smoothed: smoothed,
+                error: error.reason)))
+        case .success(let regions):
+          if command == .sequence {
+            var row = ResultRow(path: reading.path, frame: frame, smoothed: smoothed)
+            if let primary = reading.primary {
+              row.region = formatter.showsRegions ? primary.result.region : nil
+              row.color = primary.result.color
+              row.counts = primary.result.counts
+            } else {
+              row.color = .unknown
+              row.note = "no box of class \(options.labelClass)"
+            }
+            if options.labels != nil { row.boxes = regions }
+            console.out(formatter.line(row))
+          } else if regions.isEmpty {
+            console.out(
+              formatter.line(
+                ResultRow(path: reading.path, color: .unknown, note: "no box of class \(options.labelClass)"))
+            )
+          } else {
+            for region in regions {
+              console.out(
+                formatter.line(
+                  ResultRow(
+                    path: reading.path, region: formatter.showsRegions ? region.result.region : nil,
+                    color: region.result.color, counts: region.result.counts)))
+            }
+          }
+        }
+        if command == .sequence && options.events, let change = changes.last, change.frame == frame {
+          var event = JSONLine()
+          event.add("event", "change")
+          event.add("frame", change.frame)
+          if let fps = options.fps { event.add("time", Double(change.frame) / fps) }
+          event.add("from", change.from.rawValue)
+          event.add("to", change.to.rawValue)
+          console.out(event.closed)
+        }
+      }
+      nextImage += batch.count
+      progress.update(done: nextImage)
+    }
+    progress.finish()
+
+    if command == .sequence && options.format != .jsonl {
+      console.err(summary(changes, fps: options.fps))
+    }
+    if let timeline = options.timeline {
+      let svg = SequenceTimeline.svg(colors: frameColors, smoothed: smoothedColors, fps: options.fps)
+      if let problem = AtomicFile.write(Array(svg.utf8), to: timeline) {
+        console.err("Error: \(problem)")
+        failed = true
+      }
+    }
+    console.flush()
+    if let file = console.file {
+      if let problem = console.fileError ?? file.commit() {
+        file.discard()
+        console.err("Error: \(problem)")
+        failed = true
+      }
+    }
+    return failed ? 1 : 0
+  }
+
+  /// The state changes, for people.
+  static func summary(_ changes: [StateChange], fps: Double?) -> String {
+    guard !changes.isEmpty else { return "State changes: none (the smoothed colour stayed unknown)" }
+    var lines = ["State changes:"]
+    for change in changes {
+      var when = "frame \(change.frame)"
+      if let fps {
+        let seconds = (Double(change.frame) / fps * 100).rounded() / 100
+        when += " (\(seconds) s)"
+      }
+      lines.append("  \(when): \(change.from.rawValue) -> \(change.to.rawValue)")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// Refuses an `--output`, `--timeline` or mask folder that is one of the inputs.
+  private static func refuseOverwritingInputs(_ options: CommandOptions, images: [String]) throws(UsageError)
+  {
+    let inputs = Set(images.compactMap(realPath))
+    for (option, path) in [("--output", options.output), ("--timeline", options.timeline)] {
+      if let path, let real = realPath(path), inputs.contains(real) {
+        throw UsageError("\(option) \(path) is one of the inputs: refusing to overwrite it")
+      }
+    }
+  }
+
+  private static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+}
+
+/// Mask file names: the input's file name without its extension, made unique.
+enum MaskNames {
+  /// For each image, the mask path without `.png`: `folder/NAME`, `folder/NAME-2`, ...
+  static func assign(_ images: [String], in folder: String) -> [String] {
+    var used: [String: Int] = [:]
+    return images.map { path in
+      let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+      let count = used[stem, default: 0] + 1
+      used[stem] = count
+      return (folder as NSString).appendingPathComponent(
+        count == 1 ? stem + ".mask" : "\(stem)-\(count).mask")
+    }
+  }
+}
+
+extension FileManager {
+  func isDirectory(_ path: String) -> Bool {
+    var isFolder: ObjCBool = false
+    return fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+  }
+}
