@@ -22,10 +22,14 @@ let package = Package(
     .target(name: "TrafficLight", dependencies: ["CImageCodecs", "TrafficLightKernels"]),
     // The `traffic-light` command: parses arguments, calls the library, formats results.
     .executableTarget(name: "TrafficLightCLI", dependencies: ["TrafficLight"]),
-    .testTarget(name: "TrafficLightKernelsTests", dependencies: ["TrafficLightKernels"]),
-    .testTarget(name: "TrafficLightTests", dependencies: ["TrafficLight"]),
+    // Synthetic images and helpers shared by the test targets.
+    .target(
+      name: "TrafficLightTestSupport", dependencies: ["TrafficLight"], path: "Tests/TrafficLightTestSupport"),
     .testTarget(
-      name: "TrafficLightCLITests", dependencies: ["TrafficLight"],
+      name: "TrafficLightKernelsTests", dependencies: ["TrafficLightKernels", "TrafficLightTestSupport"]),
+    .testTarget(name: "TrafficLightTests", dependencies: ["TrafficLight", "TrafficLightTestSupport"]),
+    .testTarget(
+      name: "TrafficLightCLITests", dependencies: ["TrafficLight", "TrafficLightTestSupport"],
       // Recorded outputs, read through #filePath.
       exclude: ["Expected"]),
   ]

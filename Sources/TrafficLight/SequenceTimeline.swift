@@ -45,7 +45,7 @@ public enum SequenceTimeline {
     let plotWidth = 1000.0
     let scale = plotWidth / Double(frames)
     let width = left + plotWidth + 20
-    let height = 170.0
+    let height = 185.0
     var svg = """
       <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
       viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="12">
@@ -70,18 +70,30 @@ public enum SequenceTimeline {
     }
     band(colors, y: 25, label: "frame")
     band(smoothed, y: 75, label: "smoothed")
+    // Labels go in the first of three rows with room for them; a change with no room keeps
+    // its line and a tooltip.
+    var rowEnds = [-Double.infinity, -Double.infinity, -Double.infinity]
     for change in StateChange.changes(in: smoothed) {
-      let x = format(left + Double(change.frame) * scale)
+      let position = left + Double(change.frame) * scale
+      let x = format(position)
       var label = "\(change.frame)"
       if let fps, fps > 0 { label += " (\(format(Double(change.frame) / fps)) s)" }
+      let halfWidth = Double(label.count) * 3.5
       svg += """
-        <line class="change" data-frame="\(change.frame)" x1="\(x)" y1="20" x2="\(x)" y2="112" stroke="black" stroke-width="1.5"/>
-        <text x="\(x)" y="126" text-anchor="middle">\(label)</text>
+        <line class="change" data-frame="\(change.frame)" x1="\(x)" y1="20" x2="\(x)" y2="112" stroke="black" \
+        stroke-width="1.5"><title>frame \(label): \(change.from.rawValue) to \(change.to.rawValue)</title></line>
 
         """
+      if let row = rowEnds.firstIndex(where: { $0 < position - halfWidth - 4 }) {
+        rowEnds[row] = position + halfWidth
+        svg += """
+          <text x="\(x)" y="\(126 + 13 * row)" text-anchor="middle">\(label)</text>
+
+          """
+      }
     }
     svg += """
-      <text x="\(Int(left))" y="160">frames 0 to \(colors.count - 1)\(fps.map { " at \(format($0)) fps" } ?? "")</text>
+      <text x="\(Int(left))" y="178">frames 0 to \(colors.count - 1)\(fps.map { " at \(format($0)) fps" } ?? "")</text>
       </svg>
 
       """

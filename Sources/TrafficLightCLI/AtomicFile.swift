@@ -19,11 +19,14 @@ final class AtomicFile {
   init(path: String) throws(UsageError) {
     self.path = path
     temporaryPath = path + ".partial-\(getpid())-\(AtomicFile.counter.next())"
+    // Registered first, so no signal can fall between creating the file and registering it.
+    InterruptCleanup.register(temporaryPath)
     descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
-      throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))")
+      let reason = String(cString: strerror(errno))
+      InterruptCleanup.unregister(temporaryPath)
+      throw UsageError("cannot write \(path): \(reason)")
     }
-    InterruptCleanup.register(temporaryPath)
   }
 
   /// Writes all of `bytes`; returns false on failure (errno says why).
@@ -109,6 +112,11 @@ enum InterruptCleanup {
     if !installed {
       installed = true
       table.initialize(repeating: nil, count: capacity)
+      // A parent may hand these signals down blocked; they must reach the handler.
+      var signals = sigset_t()
+      sigemptyset(&signals)
+      for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
+      pthread_sigmask(SIG_UNBLOCK, &signals, nil)
       for signal in [SIGINT, SIGTERM, SIGHUP] {
         Glibc.signal(signal) { number in
           for i in 0..<InterruptCleanup.capacity {

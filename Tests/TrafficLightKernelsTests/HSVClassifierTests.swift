@@ -1,5 +1,6 @@
 import Testing
 import TrafficLightKernels
+import TrafficLightTestSupport
 
 @Suite struct HSVClassifierTests {
   @Test func classify_seedProfile_equalsFloat64ReferenceOnAllColours() {

@@ -1,36 +1,9 @@
 import Foundation
 import Testing
 import TrafficLightKernels
+import TrafficLightTestSupport
 
 @testable import TrafficLight
-
-/// A synthetic vertical light: dark housing, one lit lamp (a saturated disc) in the top,
-/// middle or bottom third.
-func syntheticLight(lit: SignalColor, width: Int = 30, height: Int = 90) -> RGBImage {
-  var image = RGBImage(width: width, height: height, fill: (30, 30, 30))
-  let third = height / 3
-  let row =
-    switch lit {
-    case .red: 0
-    case .yellow: 1
-    default: 2
-    }
-  let colour: (UInt8, UInt8, UInt8) =
-    switch lit {
-    case .red: (255, 10, 10)
-    case .yellow: (255, 190, 0)
-    default: (0, 255, 180)
-    }
-  let cx = width / 2
-  let cy = row * third + third / 2
-  let r = min(width, third) * 2 / 5
-  for y in 0..<height {
-    for x in 0..<width where (x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r {
-      image[x, y] = colour
-    }
-  }
-  return image
-}
 
 @Suite struct FramePipelineTests {
   let seed = FramePipeline(profile: .seed)
@@ -130,7 +103,7 @@ func syntheticLight(lit: SignalColor, width: Int = 30, height: Int = 90) -> RGBI
     custom.orientation = .horizontal
     custom.thresholds.valueFloor = 0.25
     custom.thresholds.green = HueRange(100, 200)
-    let folder = try TestPaths.temporaryFolder()
+    let folder = try temporaryFolder()
     let path = folder + "/night.json"
     try custom.json().write(to: URL(fileURLWithPath: path))
     #expect(try Profile.named(path) == custom)
@@ -179,7 +152,7 @@ func syntheticLight(lit: SignalColor, width: Int = 30, height: Int = 90) -> RGBI
   }
 
   @Test func collect_folder_walksInNaturalOrder_andSkipsOtherFiles() throws {
-    let folder = try TestPaths.temporaryFolder()
+    let folder = try temporaryFolder()
     let files = FileManager.default
     for name in ["frame_10.jpg", "frame_2.PNG", "frame_1.jpeg", "notes.txt", ".hidden.jpg"] {
       _ = files.createFile(atPath: folder + "/" + name, contents: Data())

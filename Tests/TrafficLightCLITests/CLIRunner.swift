@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import TrafficLight
+
+/// What a run of the built `traffic-light` printed and returned.
+struct Run: Equatable {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+}
+
+/// Runs the `traffic-light` binary built beside this test bundle, in the package root.
+func traffic(_ arguments: String..., in directory: String = CLIPaths.packageRoot.path) throws -> Run {
+  let process = Process()
+  process.executableURL = CLIPaths.binary
+  process.arguments = arguments
+  process.currentDirectoryURL = URL(fileURLWithPath: directory)
+  // Files, not pipes: the child can never stall on a full pipe, and no reader threads.
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID())")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let outURL = folder.appendingPathComponent("stdout")
+  let errURL = folder.appendingPathComponent("stderr")
+  _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+  _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+  let out = try FileHandle(forWritingTo: outURL)
+  let err = try FileHandle(forWritingTo: errURL)
+  process.standardOutput = out
+  process.standardError = err
+  process.standardInput = FileHandle.nullDevice
+  try process.run()
+  process.waitUntilExit()
+  try out.close()
+  try err.close()
+  return Run(
+    status: process.terminationStatus, stdout: try String(contentsOf: outURL, encoding: .utf8),
+    stderr: try String(contentsOf: errURL, encoding: .utf8))
+}
+
+enum CLIPaths {
+  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  static let expected = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Expected")
+
+  /// The test bundle runs from the build products folder, where the executable also lives.
+  static let binary: URL = {
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    var folder = executable.deletingLastPathComponent()
+    while !folder.path.hasSuffix(".build") && folder.path != "/" {
+      let candidate = folder.appendingPathComponent("traffic-light")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      folder = folder.deletingLastPathComponent()
+    }
+    return packageRoot.appendingPathComponent(".build/debug/traffic-light")
+  }()
+
+  /// A recorded output in `Expected/`.
+  static func expected(_ name: String) throws -> String {
+    try String(contentsOf: expected.appendingPathComponent(name), encoding: .utf8)
+  }
+}

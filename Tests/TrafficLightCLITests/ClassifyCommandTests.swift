@@ -1,0 +1,257 @@
+import Foundation
+import Testing
+import TrafficLight
+import TrafficLightTestSupport
+
+@Suite struct ClassifyCommandTests {
+  @Test(arguments: ["text", "jsonl", "csv"])
+  func classify_sampleFrames_matchesTheRecordedRun(format: String) throws {
+    let run = try traffic("classify", "--profile", "seed", "--format", format, "SampleFrames")
+    #expect(
+      run
+        == Run(
+          status: 0, stdout: try CLIPaths.expected("classify-sampleframes-seed.\(format)"),
+          stderr: try CLIPaths.expected("classify-sampleframes.stderr")))
+  }
+
+  @Test func classify_text_isAnAlignedTable() throws {
+    let run = try traffic("classify", "--profile=seed", "SampleFrames")
+    let lines = run.stdout.split(separator: "\n")
+    #expect(lines.count == 25)
+    #expect(lines[0].hasPrefix("PATH "))
+    let colorColumn = lines[0].range(of: "COLOR")!.lowerBound.utf16Offset(in: lines[0])
+    for line in lines.dropFirst() {
+      let word = line.dropFirst(colorColumn).prefix { $0 != " " }
+      #expect(["red", "yellow", "green", "unknown"].contains(word), "\(line)")
+    }
+  }
+
+  @Test func classify_jsonl_linesAreJSONObjectsWithPathColorAndCounts() throws {
+    let run = try traffic("classify", "--format", "jsonl", "SampleFrames/stills")
+    let lines = run.stdout.split(separator: "\n")
+    #expect(lines.count == 12)
+    for line in lines {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      #expect(object?["path"] is String)
+      #expect(["red", "yellow", "green", "unknown"].contains(object?["color"] as? String ?? ""))
+      #expect((object?["counts"] as? [String: Int])?.keys.sorted() == ["green", "red", "yellow"])
+    }
+  }
+
+  @Test func classify_csv_hasAHeaderAndOneRowPerImage() throws {
+    let run = try traffic("classify", "--format", "csv", "SampleFrames/stills/red")
+    let lines = run.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first == "path,region_x,region_y,region_width,region_height,color,red,yellow,green,error")
+    #expect(lines.count == 5)
+    #expect(
+      lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 10 })
+  }
+
+  @Test func classify_naturalOrder_andBadFilesAmongGoodOnes_reportsEveryOne_andExitsOne() throws {
+    let folder = try temporaryFolder()
+    for (name, color) in [
+      ("frame_1.png", SignalColor.red), ("frame_10.png", .green), ("frame_9.png", .yellow),
+    ] {
+      try writePNG(syntheticLight(lit: color), to: folder + "/" + name)
+    }
+    try Data("not an image".utf8).write(to: URL(fileURLWithPath: folder + "/frame_2.jpg"))
+    let good = try Data(contentsOf: URL(fileURLWithPath: folder + "/frame_1.png"))
+    try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: folder + "/frame_3.png"))
+    try Data("notes".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+    let run = try traffic("classify", "--profile", "seed", "--format", "jsonl", folder)
+    #expect(run.status == 1)
+    let counts = #"{"red":2,"yellow":0,"green":0}"#
+    #expect(
+      run.stdout.split(separator: "\n").map(String.init) == [
+        #"{"path":"\#(folder)/frame_1.png","color":"red","counts":\#(counts)}"#,
+        #"{"path":"\#(folder)/frame_2.jpg","error":"not a JPEG or PNG file"}"#,
+        #"{"path":"\#(folder)/frame_3.png","error":"corrupt PNG: read beyond end of data"}"#,
+        #"{"path":"\#(folder)/frame_9.png","color":"yellow","counts":{"red":0,"yellow":3,"green":0}}"#,
+        #"{"path":"\#(folder)/frame_10.png","color":"green","counts":{"red":0,"yellow":0,"green":2}}"#,
+      ])
+    #expect(run.stderr == "Note: skipped \(folder)/notes.txt: not named like an image (.jpg, .jpeg, .png)\n")
+  }
+
+  @Test func classify_fifoAndLinkLoop_doNotHang() throws {
+    let folder = try temporaryFolder()
+    try writePNG(syntheticLight(lit: .green), to: folder + "/a.png")
+    #expect(mkfifo(folder + "/x.jpg", 0o644) == 0)
+    try FileManager.default.createSymbolicLink(atPath: folder + "/loop", withDestinationPath: folder)
+    let run = try traffic("classify", "--format", "jsonl", "--profile", "seed", folder)
+    #expect(run.status == 1)
+    #expect(run.stdout.contains(#""path":"\#(folder)/a.png","color":"green""#))
+    #expect(run.stdout.contains(#"{"path":"\#(folder)/x.jpg","error":"not a regular file"}"#))
+    #expect(run.stderr.contains("Note: skipped \(folder)/loop: folder already visited"))
+  }
+
+  @Test func classify_missingFile_isAnErrorRowInText() throws {
+    let run = try traffic("classify", "--profile", "seed", "/nonexistent/x.jpg")
+    #expect(run.status == 1)
+    #expect(
+      run.stdout == """
+        PATH                COLOR    RED  YELLOW  GREEN
+        /nonexistent/x.jpg  error    No such file or directory
+
+        """)
+  }
+
+  @Test func classify_roi_readsOnlyThatRectangle() throws {
+    let folder = try temporaryFolder()
+    var frame = RGBImage(width: 100, height: 90, fill: (120, 160, 220))
+    paste(syntheticLight(lit: .red), into: &frame, x: 10, y: 0)
+    paste(syntheticLight(lit: .green), into: &frame, x: 60, y: 0)
+    try writePNG(frame, to: folder + "/frame.png")
+    let left = try traffic("classify", "--profile", "seed", "--format", "csv", "--roi", "10,0,30,90", folder)
+    #expect(left.stdout.split(separator: "\n").last == "\(folder)/frame.png,10,0,30,90,red,2,0,0,")
+    // Clipped to the image.
+    let right = try traffic(
+      "classify", "--profile", "seed", "--format", "csv", "--roi", "60,-20,30,200", folder)
+    #expect(right.stdout.split(separator: "\n").last == "\(folder)/frame.png,60,0,30,90,green,0,0,2,")
+    #expect(try traffic("classify", "--roi", "1,2,3", folder).status == 64)
+  }
+
+  @Test func classify_labels_readEachBoxOfTheChosenClass() throws {
+    let folder = try temporaryFolder()
+    let labels = try temporaryFolder()
+    var frame = RGBImage(width: 200, height: 100, fill: (120, 160, 220))
+    paste(syntheticLight(lit: .red), into: &frame, x: 20, y: 5)
+    paste(syntheticLight(lit: .green), into: &frame, x: 120, y: 5)
+    try writePNG(frame, to: folder + "/cam_1.png")
+    try writePNG(frame, to: folder + "/cam_2.png")
+    // Two traffic lights (class 9) and a car (class 2); cam_2 has no label file.
+    try """
+    9 0.175 0.5 0.15 0.9
+    2 0.5 0.5 0.2 0.2
+    9 0.675 0.5 0.15 0.9
+
+    """.write(toFile: labels + "/cam_1.txt", atomically: true, encoding: .utf8)
+    let run = try traffic("classify", "--profile", "seed", "--format", "jsonl", "--labels", labels, folder)
+    #expect(run.status == 0)
+    #expect(
+      run.stdout.split(separator: "\n").map(String.init) == [
+        #"{"path":"\#(folder)/cam_1.png","region":{"x":20,"y":5,"width":30,"height":90},"color":"red","counts":{"red":2,"yellow":0,"green":0}}"#,
+        #"{"path":"\#(folder)/cam_1.png","region":{"x":120,"y":5,"width":30,"height":90},"color":"green","counts":{"red":0,"yellow":0,"green":2}}"#,
+        #"{"path":"\#(folder)/cam_2.png","color":"unknown","counts":{"red":0,"yellow":0,"green":0},"note":"no box of class 9"}"#,
+      ])
+    let cars = try traffic(
+      "classify", "--profile", "seed", "--format", "csv", "--labels", labels, "--label-class", "2", folder)
+    #expect(cars.stdout.split(separator: "\n")[1] == "\(folder)/cam_1.png,80,40,40,20,unknown,0,0,0,")
+    try "9 0.5 0.5 wide 0.2\n".write(toFile: labels + "/cam_2.txt", atomically: true, encoding: .utf8)
+    let broken = try traffic(
+      "classify", "--profile", "seed", "--format", "jsonl", "--labels", labels, folder + "/cam_2.png")
+    #expect(broken.status == 1)
+    #expect(
+      broken.stdout
+        == #"{"path":"\#(folder)/cam_2.png","error":"\#(labels)/cam_2.txt:1: 'wide' is not a number between 0 and 1"}"#
+        + "\n")
+  }
+
+  @Test func classify_mask_paintsTheClassesAndRingsTheSamplePoints() throws {
+    let folder = try temporaryFolder()
+    let masks = folder + "/masks"
+    try writePNG(syntheticLight(lit: .red), to: folder + "/light.png")
+    let run = try traffic("classify", "--profile", "seed", "--mask", masks, folder + "/light.png")
+    #expect(run.status == 0)
+    let mask = try ImageDecoder().decode(fileAt: masks + "/light.mask.png")
+    #expect(mask.width == 30 && mask.height == 90)
+    // Sample points at x = 15, y = 11, 22, ...: the first two on the lit red lamp.
+    #expect(mask[15, 11] == (255, 0, 0))
+    #expect(mask[15, 22] == (255, 0, 0))
+    #expect(mask[17, 11] == (255, 255, 255))  // the ring around the point
+    #expect(mask[15, 45] == (0, 0, 0))  // dark housing: none
+    #expect(mask[2, 45] == (0, 0, 0))
+  }
+
+  @Test func classify_jobs_keepInputOrder() throws {
+    let one = try traffic("classify", "--profile", "seed", "--format", "jsonl", "--jobs", "1", "SampleFrames")
+    let two = try traffic("classify", "--profile", "seed", "--format", "jsonl", "--jobs", "2", "SampleFrames")
+    #expect(one.stdout == two.stdout)
+    #expect(one.stdout == (try CLIPaths.expected("classify-sampleframes-seed.jsonl")))
+  }
+
+  @Test func output_isWrittenAtomically_andSurvivesAFailedRun() throws {
+    let folder = try temporaryFolder()
+    let output = folder + "/results.jsonl"
+    try "earlier results\n".write(toFile: output, atomically: true, encoding: .utf8)
+    // A run that fails before it reads anything leaves the file as it was, with no litter.
+    let bad = try traffic("classify", "--output", output, "--profile", "nope", "SampleFrames")
+    #expect(bad.status == 64)
+    #expect(try String(contentsOfFile: output, encoding: .utf8) == "earlier results\n")
+    // An interrupted run leaves it too.
+    let process = Process()
+    process.executableURL = CLIPaths.binary
+    process.arguments =
+      ["classify", "--jobs", "1", "--output", output] + Array(repeating: "SampleFrames", count: 10)
+    process.currentDirectoryURL = CLIPaths.packageRoot
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Stop it once it is writing: its temporary file exists.
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline,
+      !(try FileManager.default.contentsOfDirectory(atPath: folder)).contains(where: {
+        $0.contains(".partial-")
+      })
+    {
+      usleep(1000)
+    }
+    process.terminate()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal || process.terminationStatus == 128 + SIGTERM)
+    #expect(try String(contentsOfFile: output, encoding: .utf8) == "earlier results\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["results.jsonl"], "litter")
+    // A complete run replaces it.
+    let good = try traffic(
+      "classify", "--output", output, "--profile", "seed", "--format", "jsonl", "SampleFrames")
+    #expect(good.status == 0 && good.stdout.isEmpty)
+    #expect(
+      try String(contentsOfFile: output, encoding: .utf8)
+        == (try CLIPaths.expected("classify-sampleframes-seed.jsonl")))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["results.jsonl"])
+  }
+
+  @Test func output_neverOverwritesAnInput() throws {
+    let folder = try temporaryFolder()
+    try writePNG(syntheticLight(lit: .red), to: folder + "/a.png")
+    let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/a.png"))
+    let run = try traffic("classify", "--output", folder + "/a.png", folder)
+    #expect(run.status == 64)
+    #expect(run.stderr.hasPrefix("Error: --output \(folder)/a.png is one of the inputs"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/a.png")) == before)
+  }
+
+  @Test func help_goesToStdout_withExitZero() throws {
+    let top = try traffic("--help")
+    #expect(top.status == 0 && top.stderr.isEmpty)
+    #expect(top.stdout.contains("classify PATH...") && top.stdout.contains("sequence DIR"))
+    for command in ["classify", "sequence"] {
+      let help = try traffic(command, "--help")
+      #expect(help.status == 0 && help.stderr.isEmpty)
+      #expect(help.stdout.contains("Usage: traffic-light \(command)"))
+      #expect(help.stdout.contains("--profile NAME|FILE") && help.stdout.contains("--labels DIR"))
+    }
+    #expect(try traffic("sequence", "-h").stdout.contains("--timeline FILE.svg"))
+  }
+
+  @Test func badUsage_isAnErrorAndAUsageLine_withExit64() throws {
+    let usage = "Usage: traffic-light classify [options] PATH...\n"
+    #expect(
+      try traffic("classify", "--bogus", "SampleFrames")
+        == Run(status: 64, stdout: "", stderr: "Error: unknown option '--bogus'\n" + usage))
+    #expect(try traffic("classify") == Run(status: 64, stdout: "", stderr: "Error: no PATH given\n" + usage))
+    #expect(
+      try traffic("classify", "--format", "xml", "SampleFrames")
+        == Run(
+          status: 64, stdout: "", stderr: "Error: unknown format 'xml' (choose text, jsonl, csv)\n" + usage))
+    #expect(try traffic("classify", "--format").stderr == "Error: --format needs a value\n" + usage)
+    #expect(
+      try traffic("classify", "--window", "3", "SampleFrames").stderr == "Error: unknown option '--window'\n"
+        + usage)
+    #expect(try traffic("classify", "--jobs", "0", "SampleFrames").status == 64)
+    #expect(try traffic("classify", "--sigma", "-1", "SampleFrames").status == 64)
+    let profile = try traffic("classify", "--profile", "nope", "SampleFrames")
+    #expect(profile.status == 64)
+    #expect(profile.stderr.hasPrefix("Error: no profile named 'nope'"))
+    #expect(try traffic("frobnicate").status == 64)
+    #expect(try traffic().status == 64)
+  }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import TrafficLight
+import TrafficLightTestSupport
+
+/// Writes synthetic frames `frame_0.png`, `frame_1.png`, ... lit as `colors` into a new folder.
+func syntheticSequence(_ colors: [SignalColor]) throws -> String {
+  let folder = try temporaryFolder()
+  for (index, color) in colors.enumerated() {
+    try writePNG(syntheticLight(lit: color), to: folder + "/frame_\(index).png")
+  }
+  return folder
+}
+
+@Suite struct SequenceCommandTests {
+  @Test(arguments: ["text", "jsonl", "csv"])
+  func sequence_carpark_matchesTheRecordedRun(format: String) throws {
+    let run = try traffic(
+      "sequence", "--profile", "seed", "--format", format, "SampleFrames/carpark-sequence")
+    #expect(
+      run
+        == Run(
+          status: 0, stdout: try CLIPaths.expected("sequence-carpark-seed.\(format)"),
+          stderr: try CLIPaths.expected("sequence-carpark-\(format).stderr")))
+  }
+
+  @Test func sequence_window_smoothsAFlicker_andEventsMarkTheChanges() throws {
+    let colors: [SignalColor] = [.red, .red, .green, .red, .red, .unknown, .green, .green, .green, .green]
+    let folder = try syntheticSequence(colors)
+    let run = try traffic(
+      "sequence", "--profile", "seed", "--format", "jsonl", "--window", "3", "--events", "--fps", "2", folder)
+    #expect(run.status == 0)
+    let records = try run.stdout.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+    }
+    let frames = records.filter { $0["frame"] != nil && $0["event"] == nil }
+    #expect(frames.map { $0["frame"] as? Int } == Array(0..<10))
+    #expect(frames.map { $0["color"] as? String } == colors.map(\.rawValue))
+    #expect(
+      frames.map { $0["smoothed"] as? String } == [
+        "red", "red", "red", "red", "red", "red", "green", "green", "green", "green",
+      ])
+    // Frame 6's window is red, unknown, green: a tie, won by the most recent colour.
+    // Each event follows the frame it happened on.
+    #expect(
+      run.stdout.contains(
+        #"{"path":"\#(folder)/frame_6.png","frame":6,"color":"green","smoothed":"green","counts":{"red":0,"yellow":0,"green":2}}"#
+          + "\n" + #"{"event":"change","frame":6,"time":3,"from":"red","to":"green"}"#))
+    let events = records.filter { $0["event"] != nil }
+    #expect(events.map { $0["frame"] as? Int } == [0, 6])
+    #expect(events.map { $0["from"] as? String } == ["unknown", "red"])
+  }
+
+  @Test func sequence_text_summarisesTheChangesOnStderr() throws {
+    let folder = try syntheticSequence([.unknown, .green, .green, .yellow, .yellow, .red, .red, .red])
+    let run = try traffic("sequence", "--profile", "seed", "--window", "2", "--fps", "4", folder)
+    #expect(run.status == 0)
+    #expect(
+      run.stderr == """
+        State changes:
+          frame 1 (0.25 s): unknown -> green
+          frame 3 (0.75 s): green -> yellow
+          frame 5 (1.25 s): yellow -> red
+
+        """)
+    let lines = run.stdout.split(separator: "\n")
+    #expect(lines[0].hasPrefix("FRAME  PATH"))
+    #expect(lines[0].contains("COLOR    SMOOTHED  RED  YELLOW  GREEN"))
+    #expect(lines.count == 9)
+  }
+
+  @Test func sequence_unreadableFrame_isReported_votesUnknown_andExitsOne() throws {
+    let folder = try syntheticSequence([.green, .green])
+    try Data([0xFF, 0xD8, 0xFF, 0x00]).write(to: URL(fileURLWithPath: folder + "/frame_1.png"))
+    let run = try traffic("sequence", "--profile", "seed", "--format", "csv", folder)
+    #expect(run.status == 1)
+    let lines = run.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      lines[0]
+        == "frame,path,region_x,region_y,region_width,region_height,color,smoothed,red,yellow,green,error")
+    #expect(lines[1] == "0,\(folder)/frame_0.png,,,,,green,green,0,0,2,")
+    #expect(lines[2].hasPrefix("1,\(folder)/frame_1.png,,,,,,green,,,,corrupt JPEG: "))
+  }
+
+  @Test func sequence_labels_largestBoxDrivesTheVote_andNoBoxVotesUnknown() throws {
+    let folder = try temporaryFolder()
+    let labels = try temporaryFolder()
+    // Each frame: a small red light and a large green one; frame 2 has no label file.
+    for index in 0..<3 {
+      var frame = RGBImage(width: 200, height: 200, fill: (120, 160, 220))
+      paste(syntheticLight(lit: .red, width: 20, height: 60), into: &frame, x: 10, y: 10)
+      paste(syntheticLight(lit: .green, width: 40, height: 120), into: &frame, x: 100, y: 40)
+      try writePNG(frame, to: folder + "/f\(index).png")
+      if index < 2 {
+        try "9 0.1 0.2 0.1 0.3\n9 0.6 0.5 0.2 0.6\n".write(
+          toFile: labels + "/f\(index).txt", atomically: true, encoding: .utf8)
+      }
+    }
+    let run = try traffic("sequence", "--profile", "seed", "--format", "jsonl", "--labels", labels, folder)
+    #expect(run.status == 0)
+    let records = try run.stdout.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+    }
+    #expect(records.map { $0["color"] as? String } == ["green", "green", "unknown"])
+    #expect(records.map { $0["smoothed"] as? String } == ["green", "green", "green"])
+    let boxes = records[0]["boxes"] as? [[String: Any]]
+    #expect(boxes?.map { $0["color"] as? String } == ["red", "green"])
+    #expect(records[2]["note"] as? String == "no box of class 9")
+  }
+
+  @Test func sequence_timeline_drawsBothBandsAndTheChanges() throws {
+    let folder = try syntheticSequence([.red, .red, .red, .green, .green, .green, .green])
+    let svgPath = folder + "/timeline.svg"
+    let run = try traffic("sequence", "--profile", "seed", "--window", "3", "--timeline", svgPath, folder)
+    #expect(run.status == 0)
+    let svg = try String(contentsOfFile: svgPath, encoding: .utf8)
+    #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+    #expect(svg.hasSuffix("</svg>\n"))
+    // Frame band: red 0-2, green 3-6. Smoothed band with window 3: red 0-3, green 4-6.
+    #expect(svg.contains(#"class="frame" data-color="red" data-first="0" data-last="2""#))
+    #expect(svg.contains(#"class="frame" data-color="green" data-first="3" data-last="6""#))
+    #expect(svg.contains(#"class="smoothed" data-color="red" data-first="0" data-last="3""#))
+    #expect(svg.contains(#"class="smoothed" data-color="green" data-first="4" data-last="6""#))
+    #expect(svg.components(separatedBy: #"<line class="change""#).count - 1 == 2)
+    #expect(svg.contains(#"<line class="change" data-frame="4""#))
+  }
+
+  @Test func sequence_badUsage_exits64() throws {
+    let usage = "Usage: traffic-light sequence [options] DIR\n"
+    #expect(try traffic("sequence") == Run(status: 64, stdout: "", stderr: "Error: no DIR given\n" + usage))
+    #expect(
+      try traffic("sequence", "SampleFrames", "SampleFrames").stderr
+        == "Error: sequence reads one DIR, got 2\n" + usage)
+    #expect(try traffic("sequence", "--events", "SampleFrames").status == 64)
+    #expect(try traffic("sequence", "--window", "0", "SampleFrames").status == 64)
+    #expect(try traffic("sequence", "README.md").stderr == "Error: README.md is not a folder\n" + usage)
+  }
+}

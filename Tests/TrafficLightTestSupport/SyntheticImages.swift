@@ -1,0 +1,65 @@
+import Foundation
+import TrafficLight
+import TrafficLightKernels
+
+/// A small deterministic generator (SplitMix64), so random tests see the same inputs on
+/// every run.
+public struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+  public init(seed: UInt64) { state = seed }
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// A synthetic vertical light: dark housing, one lit lamp (a saturated disc) in the top,
+/// middle or bottom third; all dark for `unknown`.
+public func syntheticLight(lit: SignalColor, width: Int = 30, height: Int = 90) -> RGBImage {
+  var image = RGBImage(width: width, height: height, fill: (30, 30, 30))
+  guard lit != .unknown else { return image }
+  let third = height / 3
+  let row =
+    switch lit {
+    case .red: 0
+    case .yellow: 1
+    default: 2
+    }
+  let colour: (UInt8, UInt8, UInt8) =
+    switch lit {
+    case .red: (255, 10, 10)
+    case .yellow: (255, 190, 0)
+    default: (0, 255, 180)
+    }
+  let cx = width / 2
+  let cy = row * third + third / 2
+  let r = min(width, third) * 2 / 5
+  for y in 0..<height {
+    for x in 0..<width where (x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r {
+      image[x, y] = colour
+    }
+  }
+  return image
+}
+
+/// Copies `light` into `frame` with its top-left corner at (`x`, `y`).
+public func paste(_ light: RGBImage, into frame: inout RGBImage, x: Int, y: Int) {
+  for row in 0..<light.height {
+    for column in 0..<light.width { frame[x + column, y + row] = light[column, row] }
+  }
+}
+
+/// A new empty folder under the system's temporary folder.
+public func temporaryFolder() throws -> String {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent("traffic-light-\(UUID())")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url.path
+}
+
+/// Writes `image` as a PNG at `path`.
+public func writePNG(_ image: RGBImage, to path: String) throws {
+  try Data(try ImageEncoder.png(image)).write(to: URL(fileURLWithPath: path))
+}
