@@ -35,7 +35,7 @@ public struct FramePipeline: Sendable {
     self.decoder = decoder
     blur = GaussianBlur(sigma: profile.sigma)
     classifier = HSVClassifier(thresholds: profile.thresholds)
-    sampler = SevenPointSampler(points: profile.points, orientation: profile.orientation)
+    sampler = profile.sampler
   }
 
   /// Reads the frame in `image`, or in `region` of it (clipped to the image); the result
@@ -46,10 +46,17 @@ public struct FramePipeline: Sendable {
   {
     let whole = PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
     guard let area = (region ?? whole).clipped(toWidth: image.width, height: image.height) else {
-      return FrameResult(decision: FrameDecision(samples: []), region: nil)
+      return FrameResult(decision: .empty, region: nil)
     }
-    let map = classifiedMap(of: image.cropped(to: area))
-    return FrameResult(decision: sampler.sample(map), region: area, map: keepingMap ? map : nil)
+    let blurred = blur.apply(to: image.cropped(to: area))
+    let decision = blurred.read { bytes in
+      sampler.sample(width: area.width, height: area.height) { x, y in
+        let i = (y * area.width + x) * 3
+        let (r, g, b) = (bytes[i], bytes[i + 1], bytes[i + 2])
+        return (classifier.classify(r: r, g: g, b: b), max(r, g, b))
+      }
+    }
+    return FrameResult(decision: decision, region: area, map: keepingMap ? classifier.classify(blurred) : nil)
   }
 
   /// Decodes the file at `path` and reads it.

@@ -19,14 +19,17 @@ public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Everything that decides how a frame is read: the blur, the per-pixel thresholds and the
-/// sampler. A profile is data: a built-in one by name, or a JSON file.
+/// sampler's rules. A profile is data: a built-in one by name, or a JSON file.
 ///
-/// JSON form (keys other than `thresholds` may be left out and take the seed's values):
+/// JSON form (keys other than `thresholds` may be left out and take the seed's values; see
+/// `SevenPointSampler` for what the sampler's keys do):
 /// ```json
-/// {"name": "night", "sigma": 2.0, "points": 7, "orientation": "vertical",
+/// {"name": "night", "sigma": 2.0, "points": 7, "columns": 3, "orientation": "vertical",
+///  "positionWeight": 3, "lampOrder": ["red", "yellow", "green"], "relativeBrightness": 0.5,
+///  "brightnessFallback": {"margin": 0.02, "floor": 0.3},
 ///  "thresholds": {"saturationFloor": 0.5, "valueFloor": 0.3,
-///                 "green": {"lower": 100, "upper": 220}, "yellow": {"lower": 5, "upper": 60},
-///                 "red": {"lower": 340, "upper": 5}}}
+///                 "green": {"lower": 100, "upper": 220, "saturationFloor": 0.2},
+///                 "yellow": {"lower": 5, "upper": 60}, "red": {"lower": 340, "upper": 5}}}
 /// ```
 public struct Profile: Sendable, Equatable, Codable {
   public var name: String
@@ -35,17 +38,41 @@ public struct Profile: Sendable, Equatable, Codable {
   public var thresholds: HSVThresholds
   /// Points sampled along the light.
   public var points: Int
+  /// Lines sampled side by side across the light.
+  public var columns: Int
   public var orientation: Orientation
+  /// A point's vote when its colour is the lamp at its position (others vote 1).
+  public var positionWeight: Double
+  /// The lamps from the top (or left, for horizontal lights).
+  public var lampOrder: [SignalColor]
+  /// Points dimmer than this fraction of the brightest point do not vote.
+  public var relativeBrightness: Double
+  /// Reading the lit lamp from brightness when no point has a colour; `nil` for never.
+  public var brightnessFallback: BrightnessFallback?
 
   public init(
-    name: String, sigma: Double = 2, thresholds: HSVThresholds, points: Int = 7,
-    orientation: Orientation = .vertical
+    name: String, sigma: Double = 2, thresholds: HSVThresholds, points: Int = 7, columns: Int = 1,
+    orientation: Orientation = .vertical, positionWeight: Double = 1,
+    lampOrder: [SignalColor] = [.red, .yellow, .green], relativeBrightness: Double = 0,
+    brightnessFallback: BrightnessFallback? = nil
   ) {
     self.name = name
     self.sigma = sigma
     self.thresholds = thresholds
     self.points = points
+    self.columns = columns
     self.orientation = orientation
+    self.positionWeight = positionWeight
+    self.lampOrder = lampOrder
+    self.relativeBrightness = relativeBrightness
+    self.brightnessFallback = brightnessFallback
+  }
+
+  /// The sampler these rules describe.
+  public var sampler: SevenPointSampler {
+    SevenPointSampler(
+      points: points, columns: columns, orientation: orientation, positionWeight: positionWeight,
+      lampOrder: lampOrder, relativeBrightness: relativeBrightness, brightnessFallback: brightnessFallback)
   }
 
   /// The article's method exactly: sigma 2, its thresholds, seven points down the centre.
@@ -89,6 +116,21 @@ public struct Profile: Sendable, Equatable, Codable {
   public var problem: String? {
     if !(sigma >= 0 && sigma <= 50) { return "sigma must be between 0 and 50, not \(sigma)" }
     if !(1...1000).contains(points) { return "points must be between 1 and 1000, not \(points)" }
+    if !(1...100).contains(columns) { return "columns must be between 1 and 100, not \(columns)" }
+    if !(positionWeight >= 0 && positionWeight <= 1000) {
+      return "positionWeight must be between 0 and 1000, not \(positionWeight)"
+    }
+    if Set(lampOrder) != [.red, .yellow, .green] || lampOrder.count != 3 {
+      return "lampOrder must name red, yellow and green once each"
+    }
+    if !(relativeBrightness >= 0 && relativeBrightness <= 1) {
+      return "relativeBrightness must be between 0 and 1, not \(relativeBrightness)"
+    }
+    if let fallback = brightnessFallback,
+      !(fallback.margin >= 0 && fallback.margin <= 1 && fallback.floor >= 0 && fallback.floor <= 1)
+    {
+      return "brightnessFallback margin and floor must be between 0 and 1"
+    }
     let t = thresholds
     if !(t.saturationFloor >= 0 && t.saturationFloor < 1) {
       return "saturationFloor must be in 0..<1, not \(t.saturationFloor)"
@@ -97,6 +139,9 @@ public struct Profile: Sendable, Equatable, Codable {
     for (label, range) in [("green", t.green), ("yellow", t.yellow), ("red", t.red)] {
       for bound in [range.lower, range.upper] where !(bound >= 0 && bound <= 360) {
         return "\(label) hue bounds must be in 0...360 degrees, not \(bound)"
+      }
+      if let floor = range.saturationFloor, !(floor >= 0 && floor < 1) {
+        return "\(label) saturationFloor must be in 0..<1, not \(floor)"
       }
     }
     return nil
@@ -110,7 +155,8 @@ public struct Profile: Sendable, Equatable, Codable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case name, sigma, thresholds, points, orientation
+    case name, sigma, thresholds, points, columns, orientation, positionWeight, lampOrder, relativeBrightness
+    case brightnessFallback
   }
 
   public init(from decoder: any Decoder) throws {
@@ -118,9 +164,16 @@ public struct Profile: Sendable, Equatable, Codable {
     name = try container.decodeIfPresent(String.self, forKey: .name) ?? "custom"
     sigma = try container.decodeIfPresent(Double.self, forKey: .sigma) ?? Profile.seed.sigma
     thresholds = try container.decode(HSVThresholds.self, forKey: .thresholds)
-    points = try container.decodeIfPresent(Int.self, forKey: .points) ?? Profile.seed.points
-    orientation =
-      try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? Profile.seed.orientation
+    let seed = Profile.seed
+    points = try container.decodeIfPresent(Int.self, forKey: .points) ?? seed.points
+    columns = try container.decodeIfPresent(Int.self, forKey: .columns) ?? seed.columns
+    orientation = try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? seed.orientation
+    positionWeight =
+      try container.decodeIfPresent(Double.self, forKey: .positionWeight) ?? seed.positionWeight
+    lampOrder = try container.decodeIfPresent([SignalColor].self, forKey: .lampOrder) ?? seed.lampOrder
+    relativeBrightness =
+      try container.decodeIfPresent(Double.self, forKey: .relativeBrightness) ?? seed.relativeBrightness
+    brightnessFallback = try container.decodeIfPresent(BrightnessFallback.self, forKey: .brightnessFallback)
   }
 
   private static func describe(_ error: DecodingError) -> String {

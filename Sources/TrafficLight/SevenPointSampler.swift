@@ -2,86 +2,196 @@ import TrafficLightKernels
 
 /// Which way a light's lamps run.
 public enum Orientation: String, Sendable, Codable, CaseIterable {
-  /// Lamps stacked top to bottom: sample the centre column.
+  /// Lamps stacked top to bottom: sample down the centre column.
   case vertical
-  /// Lamps side by side (common in Japan): sample the centre row.
+  /// Lamps side by side (common in Japan): sample along the centre row.
   case horizontal
 }
 
-/// One sampled pixel and its class.
+/// One sampled pixel: where, its class, and its brightness (the largest channel of the
+/// blurred pixel, 0...255).
 public struct SamplePoint: Sendable, Equatable, Hashable {
   public var x: Int
   public var y: Int
   public var pixelClass: PixelClass
+  public var value: UInt8
 
-  public init(x: Int, y: Int, pixelClass: PixelClass) {
+  public init(x: Int, y: Int, pixelClass: PixelClass, value: UInt8 = 0) {
     self.x = x
     self.y = y
     self.pixelClass = pixelClass
+    self.value = value
   }
 }
 
-/// The per-frame decision of SPEC section 4: `points` samples down the centre column (or
-/// along the centre row), counted per colour.
+/// When no point has a colour: read the lit lamp from brightness alone. For lamps so blown
+/// out that no hue survives (white discs in a painted housing), the lit lamp is the one
+/// whose darkest centre-line sample is brightest.
+public struct BrightnessFallback: Sendable, Equatable, Hashable, Codable {
+  /// How much brighter (in 0...1 of value) the lit third's darkest sample must be than the
+  /// next third's.
+  public var margin: Double
+  /// How bright (in 0...1) the lit third's darkest sample must be.
+  public var floor: Double
+
+  public init(margin: Double, floor: Double) {
+    self.margin = margin
+    self.floor = floor
+  }
+}
+
+/// The per-frame decision of SPEC section 4, with the rules a better profile may add.
 ///
-/// On a crop of height H the vertical points are `x = W / 2`, `y_k = (k * H) / (points + 1)`
-/// for k = 1...points, integer division: they split the height into `points + 1` equal
-/// parts. A crop too small for distinct rows repeats rows; an empty crop has no points.
+/// Points: `points` rows along the light, `y_k = (k * H) / (points + 1)` for k = 1...points
+/// (integer division: the rows split the height into `points + 1` equal parts), on
+/// `columns` lines across it, `x_j = (j * W) / (columns + 1)` (the centre column alone when
+/// `columns` is 1). A crop too small for distinct rows repeats rows; an empty crop has none.
+/// `horizontal` swaps the roles of x and y.
+///
+/// Decision: each coloured point votes 1 for its colour, or `positionWeight` when its colour
+/// is the lamp that `lampOrder` puts in its third of the light; a point dimmer than
+/// `relativeBrightness` times the brightest point does not vote. The colour with the most
+/// votes wins; a tie goes to the more restrictive colour (red over yellow over green); no
+/// votes gives `unknown`, or the `brightnessFallback`'s answer when one is set. With the
+/// defaults (one column, weight 1, no brightness rules) this is the article's rule with its
+/// bugs fixed.
 public struct SevenPointSampler: Sendable, Equatable {
   public var points: Int
+  public var columns: Int
   public var orientation: Orientation
+  public var positionWeight: Double
+  /// The lamps from the top (or left) of the light.
+  public var lampOrder: [SignalColor]
+  public var relativeBrightness: Double
+  public var brightnessFallback: BrightnessFallback?
 
-  public init(points: Int = 7, orientation: Orientation = .vertical) {
+  public init(
+    points: Int = 7, columns: Int = 1, orientation: Orientation = .vertical, positionWeight: Double = 1,
+    lampOrder: [SignalColor] = [.red, .yellow, .green], relativeBrightness: Double = 0,
+    brightnessFallback: BrightnessFallback? = nil
+  ) {
     precondition(points >= 1, "the sampler needs at least one point")
+    precondition(columns >= 1, "the sampler needs at least one column")
+    precondition(lampOrder.count == 3, "a light has three lamps")
     self.points = points
+    self.columns = columns
     self.orientation = orientation
+    self.positionWeight = positionWeight
+    self.lampOrder = lampOrder
+    self.relativeBrightness = relativeBrightness
+    self.brightnessFallback = brightnessFallback
   }
 
-  /// The pixel coordinates sampled on a `width` x `height` crop, in order along the light.
+  /// A sampled position: pixel coordinates, which third of the light it lies in, and
+  /// whether it is on the centre line.
+  public struct Position: Sendable, Equatable {
+    public var x: Int
+    public var y: Int
+    public var third: Int
+    public var onCentreLine: Bool
+  }
+
+  /// The positions sampled on a `width` x `height` crop, row by row along the light.
   ///
-  /// Complexity: O(points).
-  public func coordinates(width: Int, height: Int) -> [(x: Int, y: Int)] {
+  /// Complexity: O(points * columns).
+  public func positions(width: Int, height: Int) -> [Position] {
     guard width > 0, height > 0 else { return [] }
-    let parts = points + 1
-    return (1...points).map { k in
-      switch orientation {
-      case .vertical: (x: width / 2, y: min((k * height) / parts, height - 1))
-      case .horizontal: (x: min((k * width) / parts, width - 1), y: height / 2)
+    let along = orientation == .vertical ? height : width
+    let across = orientation == .vertical ? width : height
+    let centre = columns / 2 + 1  // the middle line (the one right of centre when even)
+    var result: [Position] = []
+    result.reserveCapacity(points * columns)
+    for k in 1...points {
+      let a = min((k * along) / (points + 1), along - 1)
+      let third = min(2, (3 * k) / (points + 1))
+      for j in 1...columns {
+        let c = min((j * across) / (columns + 1), across - 1)
+        let (x, y) = orientation == .vertical ? (c, a) : (a, c)
+        result.append(Position(x: x, y: y, third: third, onCentreLine: j == centre))
       }
     }
+    return result
   }
 
-  /// Samples a classified crop.
+  /// The pixel coordinates sampled, in order: see `positions`.
+  public func coordinates(width: Int, height: Int) -> [(x: Int, y: Int)] {
+    positions(width: width, height: height).map { (x: $0.x, y: $0.y) }
+  }
+
+  /// Samples a classified crop (brightness unknown: every point counts as fully bright).
   public func sample(_ map: ClassMap) -> FrameDecision {
-    sample(width: map.width, height: map.height) { x, y in map[x, y] }
+    sample(width: map.width, height: map.height) { x, y in (map[x, y], 255) }
   }
 
-  /// Samples a crop through `classAt(x, y)`, called once per point: the sparse path, for
-  /// callers that classify only the pixels sampled.
+  /// Samples a crop through `probe(x, y)`, called once per point, which gives the point's
+  /// class and brightness: callers classify only the pixels sampled.
   public func sample(
-    width: Int, height: Int, classAt: (_ x: Int, _ y: Int) -> PixelClass
+    width: Int, height: Int, probe: (_ x: Int, _ y: Int) -> (PixelClass, UInt8)
   ) -> FrameDecision {
-    let samples = coordinates(width: width, height: height).map { point in
-      SamplePoint(x: point.x, y: point.y, pixelClass: classAt(point.x, point.y))
+    let positions = positions(width: width, height: height)
+    let samples = positions.map { position in
+      let (pixelClass, value) = probe(position.x, position.y)
+      return SamplePoint(x: position.x, y: position.y, pixelClass: pixelClass, value: value)
     }
-    return FrameDecision(samples: samples)
+    let brightest = samples.map(\.value).max() ?? 0
+    let dimmest = Double(brightest) * relativeBrightness
+    var counts = ColorCounts()
+    var scores = [SignalColor: Double]()
+    for (sample, position) in zip(samples, positions) {
+      guard let color = SignalColor(sample.pixelClass), Double(sample.value) >= dimmest else { continue }
+      counts[color] += 1
+      scores[color, default: 0] += lampOrder[position.third] == color ? positionWeight : 1
+    }
+    var color = SignalColor.unknown
+    var best = 0.0
+    for candidate in SignalColor.byRestrictiveness where scores[candidate, default: 0] > best {
+      color = candidate
+      best = scores[candidate, default: 0]
+    }
+    var usedFallback = false
+    if color == .unknown, let fallback = brightnessFallback,
+      let lit = litThird(samples: samples, positions: positions, fallback)
+    {
+      color = lampOrder[lit]
+      usedFallback = true
+    }
+    return FrameDecision(samples: samples, counts: counts, color: color, usedBrightnessFallback: usedFallback)
+  }
+
+  /// The third whose darkest centre-line sample is brightest by the fallback's margin.
+  private func litThird(samples: [SamplePoint], positions: [Position], _ fallback: BrightnessFallback) -> Int?
+  {
+    var darkest = [Int](repeating: Int.max, count: 3)
+    for (sample, position) in zip(samples, positions) where position.onCentreLine {
+      darkest[position.third] = min(darkest[position.third], Int(sample.value))
+    }
+    let present = darkest.enumerated().filter { $0.element != Int.max }
+    guard present.count == 3 else { return nil }
+    let ranked = present.sorted { $0.element > $1.element }
+    let top = Double(ranked[0].element) / 255
+    let second = Double(ranked[1].element) / 255
+    guard top - second > fallback.margin, top > fallback.floor else { return nil }
+    return ranked[0].offset
   }
 }
 
-/// A frame's sampled points, their counts per colour and the colour they decide.
+/// A frame's sampled points, the points per colour that voted, and the colour decided.
 public struct FrameDecision: Sendable, Equatable {
   public let samples: [SamplePoint]
   public let counts: ColorCounts
+  public let color: SignalColor
+  /// Whether the colour came from brightness alone (no point had a colour).
+  public let usedBrightnessFallback: Bool
 
-  public init(samples: [SamplePoint]) {
+  public init(
+    samples: [SamplePoint], counts: ColorCounts, color: SignalColor, usedBrightnessFallback: Bool = false
+  ) {
     self.samples = samples
-    var counts = ColorCounts()
-    for sample in samples {
-      if let color = SignalColor(sample.pixelClass) { counts[color] += 1 }
-    }
     self.counts = counts
+    self.color = color
+    self.usedBrightnessFallback = usedBrightnessFallback
   }
 
-  /// The frame's colour: see `ColorCounts.majority`.
-  public var color: SignalColor { counts.majority }
+  /// No points: an empty crop.
+  public static let empty = FrameDecision(samples: [], counts: ColorCounts(), color: .unknown)
 }

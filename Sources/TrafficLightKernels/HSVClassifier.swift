@@ -8,22 +8,28 @@ public enum PixelClass: UInt8, Sendable, CaseIterable {
 
 /// An open interval of hues in degrees, `lower < h < upper`. When `lower > upper` it wraps
 /// through 0: `h > lower || h < upper` (red, for example, is `340 ... 5`).
+///
+/// `saturationFloor`, when set, replaces the thresholds' common floor for this colour:
+/// over-exposed green lamps, for example, keep less saturation than red ones.
 public struct HueRange: Sendable, Equatable, Hashable, Codable {
   public var lower: Double
   public var upper: Double
+  public var saturationFloor: Double?
 
-  public init(_ lower: Double, _ upper: Double) {
+  public init(_ lower: Double, _ upper: Double, saturationFloor: Double? = nil) {
     self.lower = lower
     self.upper = upper
+    self.saturationFloor = saturationFloor
   }
 }
 
 /// The per-pixel rules, as data.
 ///
-/// A pixel is `none` unless its saturation `s = (max - min) / max` is above
-/// `saturationFloor` and its value `v = max` (in 0...1) is above `valueFloor`; then it takes
-/// the first of green, yellow, red whose hue range holds its hue. All comparisons are strict.
-/// Thresholds are resolved to thousandths (of a degree, of saturation, of value).
+/// A pixel is `none` unless its value `v = max` (in 0...1) is above `valueFloor`; then it
+/// takes the first of green, yellow, red whose hue range holds its hue, provided its
+/// saturation `s = (max - min) / max` is above that colour's floor (the range's own, or
+/// `saturationFloor`); otherwise it is `none`. All comparisons are strict. Thresholds are
+/// resolved to thousandths (of a degree, of saturation, of value).
 public struct HSVThresholds: Sendable, Equatable, Hashable, Codable {
   public var saturationFloor: Double
   public var valueFloor: Double
@@ -57,20 +63,24 @@ public struct HSVThresholds: Sendable, Equatable, Hashable, Codable {
 /// every one of the 2^24 colours (tested).
 public struct HSVClassifier: Sendable {
   public let thresholds: HSVThresholds
-  private let saturation: Int  // thousandths
+  private let lowestSaturation: Int  // thousandths: the lowest of the colours' floors
   private let value: Int  // thousandths, times 255
-  private let ranges: (green: (Int, Int), yellow: (Int, Int), red: (Int, Int))
+  /// Per colour: hue bounds in thousandths of a degree, saturation floor in thousandths.
+  private let green: (lower: Int, upper: Int, saturation: Int)
+  private let yellow: (lower: Int, upper: Int, saturation: Int)
+  private let red: (lower: Int, upper: Int, saturation: Int)
 
   public init(thresholds: HSVThresholds) {
     self.thresholds = thresholds
     func milli(_ x: Double) -> Int { Int((x * 1000).rounded()) }
-    saturation = milli(thresholds.saturationFloor)
+    func rule(_ range: HueRange) -> (Int, Int, Int) {
+      (milli(range.lower), milli(range.upper), milli(range.saturationFloor ?? thresholds.saturationFloor))
+    }
+    green = rule(thresholds.green)
+    yellow = rule(thresholds.yellow)
+    red = rule(thresholds.red)
+    lowestSaturation = min(green.saturation, yellow.saturation, red.saturation)
     value = milli(thresholds.valueFloor) * 255
-    ranges = (
-      (milli(thresholds.green.lower), milli(thresholds.green.upper)),
-      (milli(thresholds.yellow.lower), milli(thresholds.yellow.upper)),
-      (milli(thresholds.red.lower), milli(thresholds.red.upper))
-    )
   }
 
   /// The class of one pixel.
@@ -82,7 +92,7 @@ public struct HSVClassifier: Sendable {
     let high = max(r, g, b)
     let d = high &- min(r, g, b)
     // d == 0 is grey (saturation 0, hue undefined): never a colour.
-    guard d > 0, 1000 &* d > saturation &* high, 1000 &* high > value else { return .none }
+    guard d > 0, 1000 &* d > lowestSaturation &* high, 1000 &* high > value else { return .none }
     let scaledHue: Int  // hue * 1000 * d
     if high == r {
       let n = g &- b
@@ -92,17 +102,20 @@ public struct HSVClassifier: Sendable {
     } else {
       scaledHue = 60_000 &* (r &- g) &+ 240_000 &* d
     }
-    if Self.contains(ranges.green, scaledHue, d) { return .green }
-    if Self.contains(ranges.yellow, scaledHue, d) { return .yellow }
-    if Self.contains(ranges.red, scaledHue, d) { return .red }
+    let saturation = 1000 &* d
+    if Self.contains(green, scaledHue, d) { return saturation > green.saturation &* high ? .green : .none }
+    if Self.contains(yellow, scaledHue, d) { return saturation > yellow.saturation &* high ? .yellow : .none }
+    if Self.contains(red, scaledHue, d) { return saturation > red.saturation &* high ? .red : .none }
     return .none
   }
 
   @inline(__always)
-  private static func contains(_ range: (Int, Int), _ scaledHue: Int, _ d: Int) -> Bool {
-    let above = scaledHue > range.0 &* d
-    let below = scaledHue < range.1 &* d
-    return range.0 <= range.1 ? (above && below) : (above || below)
+  private static func contains(_ rule: (lower: Int, upper: Int, saturation: Int), _ scaledHue: Int, _ d: Int)
+    -> Bool
+  {
+    let above = scaledHue > rule.lower &* d
+    let below = scaledHue < rule.upper &* d
+    return rule.lower <= rule.upper ? (above && below) : (above || below)
   }
 
   /// Every pixel of `image`, classified.

@@ -25,11 +25,11 @@ import TrafficLightTestSupport
 
   @Test func classify_withValueFloorAndOtherRanges_equalsReference() {
     let thresholds = HSVThresholds(
-      saturationFloor: 0.35, valueFloor: 0.4, green: HueRange(95.5, 200),
-      yellow: HueRange(20, 70), red: HueRange(330, 20))
+      saturationFloor: 0.35, valueFloor: 0.4, green: HueRange(95.5, 200, saturationFloor: 0.125),
+      yellow: HueRange(20, 70), red: HueRange(330, 20, saturationFloor: 0.5))
     let classifier = HSVClassifier(thresholds: thresholds)
     var generator = SeededGenerator(seed: 42)
-    for _ in 0..<200_000 {
+    for _ in 0..<500_000 {
       let (r, g, b) = (
         UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
         UInt8.random(in: 0...255, using: &generator)

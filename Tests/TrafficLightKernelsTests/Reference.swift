@@ -63,7 +63,7 @@ func referenceClass(r: UInt8, g: UInt8, b: UInt8, thresholds t: HSVThresholds) -
   let low = min(r, g, b)
   let s = high == low ? 0 : (high - low) / high
   let v = high / 255
-  guard s > t.saturationFloor, v > t.valueFloor else { return .none }
+  guard high != low, v > t.valueFloor else { return .none }
   var h: Double
   if high == r {
     h = 60 * (g - b) / (high - low)
@@ -77,8 +77,9 @@ func referenceClass(r: UInt8, g: UInt8, b: UInt8, thresholds t: HSVThresholds) -
     range.lower <= range.upper
       ? (h > range.lower && h < range.upper) : (h > range.lower || h < range.upper)
   }
-  if inside(t.green) { return .green }
-  if inside(t.yellow) { return .yellow }
-  if inside(t.red) { return .red }
+  func saturated(_ range: HueRange) -> Bool { s > (range.saturationFloor ?? t.saturationFloor) }
+  if inside(t.green) { return saturated(t.green) ? .green : .none }
+  if inside(t.yellow) { return saturated(t.yellow) ? .yellow : .none }
+  if inside(t.red) { return saturated(t.red) ? .red : .none }
   return .none
 }

@@ -138,3 +138,72 @@ import TrafficLightKernels
       ])
   }
 }
+
+@Suite struct SamplerRulesTests {
+  /// A probe over a column of classes and brightnesses, the same across the crop.
+  func probe(_ column: [(PixelClass, UInt8)]) -> (Int, Int) -> (PixelClass, UInt8) {
+    { _, y in column[y] }
+  }
+
+  @Test func columns_sampleLinesSideBySide_includingTheCentre() {
+    let sampler = SevenPointSampler(points: 3, columns: 3)
+    let positions = sampler.positions(width: 40, height: 40)
+    #expect(positions.map(\.x) == [10, 20, 30, 10, 20, 30, 10, 20, 30])
+    #expect(positions.map(\.y) == [10, 10, 10, 20, 20, 20, 30, 30, 30])
+    #expect(positions.filter(\.onCentreLine).map(\.x) == [20, 20, 20])
+    #expect(positions.map(\.third) == [0, 0, 0, 1, 1, 1, 2, 2, 2])
+  }
+
+  @Test func positionWeight_favoursTheLampInItsPlace() {
+    // Height 8: rows 1...7 sampled; rows 1-2 are the top third, 3-5 the middle, 6-7 the bottom.
+    var column = [(PixelClass, UInt8)](repeating: (.none, 100), count: 8)
+    column[4] = (.red, 200)  // a stray red point in the middle
+    column[6] = (.green, 200)  // green at the bottom, where the green lamp is
+    let plain = SevenPointSampler().sample(width: 1, height: 8, probe: probe(column))
+    #expect(plain.counts == ColorCounts(red: 1, green: 1))
+    #expect(plain.color == .red)  // a tie: the more restrictive colour
+    let weighted = SevenPointSampler(positionWeight: 3).sample(width: 1, height: 8, probe: probe(column))
+    #expect(weighted.counts == ColorCounts(red: 1, green: 1))
+    #expect(weighted.color == .green)  // 3 votes against 1
+    // With green on top (lamps reversed), the bottom is red's place: no bonus for green.
+    let reversed = SevenPointSampler(positionWeight: 3, lampOrder: [.green, .yellow, .red])
+    #expect(reversed.sample(width: 1, height: 8, probe: probe(column)).color == .red)
+  }
+
+  @Test func relativeBrightness_dropsDimPoints() {
+    var column = [(PixelClass, UInt8)](repeating: (.none, 30), count: 8)
+    column[1] = (.red, 40)  // an unlit red lamp: dim
+    column[2] = (.red, 40)
+    column[6] = (.green, 240)
+    let sampler = SevenPointSampler(relativeBrightness: 0.5)
+    let decision = sampler.sample(width: 1, height: 8, probe: probe(column))
+    #expect(decision.counts == ColorCounts(green: 1))
+    #expect(decision.color == .green)
+    #expect(SevenPointSampler().sample(width: 1, height: 8, probe: probe(column)).color == .red)
+  }
+
+  @Test func brightnessFallback_readsTheBrightestThird_onlyWhenNoPointHasAColour() {
+    // Blown-out lamps: no colour anywhere. Top lamp white (255), the others grey discs.
+    let column: [(PixelClass, UInt8)] = [
+      (.none, 250), (.none, 255), (.none, 252), (.none, 150), (.none, 240), (.none, 160), (.none, 150),
+      (.none, 240),
+    ]
+    let fallback = BrightnessFallback(margin: 0.1, floor: 0.5)
+    let decision = SevenPointSampler(brightnessFallback: fallback).sample(
+      width: 1, height: 8, probe: probe(column))
+    #expect(decision.color == .red)
+    #expect(decision.usedBrightnessFallback)
+    #expect(SevenPointSampler().sample(width: 1, height: 8, probe: probe(column)).color == .unknown)
+    // Too little difference between thirds: unknown.
+    let flat = column.map { ($0.0, UInt8(200)) }
+    #expect(
+      SevenPointSampler(brightnessFallback: fallback).sample(width: 1, height: 8, probe: probe(flat)).color
+        == .unknown)
+    // A coloured point wins over brightness.
+    var coloured = column
+    coloured[6] = (.green, 150)
+    #expect(
+      SevenPointSampler(brightnessFallback: fallback).sample(width: 1, height: 8, probe: probe(coloured))
+        .color == .green)
+  }
+}
