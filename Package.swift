@@ -26,7 +26,7 @@ let package = Package(
     .target(
       name: "TrafficLightTestSupport", dependencies: ["TrafficLight"], path: "Tests/TrafficLightTestSupport"),
     .testTarget(
-      name: "TrafficLightKernelsTests", dependencies: ["TrafficLightKernels", "TrafficLightTestSupport"]),
+      name: "TrafficLightKernelsTests", dependencies: ["TrafficLightKernels", "TrafficLight"]),
     .testTarget(name: "TrafficLightTests", dependencies: ["TrafficLight", "TrafficLightTestSupport"]),
     .testTarget(
       name: "TrafficLightCLITests", dependencies: ["TrafficLight", "TrafficLightTestSupport"],

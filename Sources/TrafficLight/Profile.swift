@@ -78,8 +78,34 @@ public struct Profile: Sendable, Equatable, Codable {
   /// The article's method exactly: sigma 2, its thresholds, seven points down the centre.
   public static let seed = Profile(name: "seed", thresholds: .seed)
 
-  /// The project's best profile. For now the seed's rules.
-  public static let `default` = Profile(name: "default", thresholds: .seed)
+  /// The project's best profile, fitted with `traffic-light calibrate` to the three folders of
+  /// the shared datasets (US crops, a car park, a simulator) and cross-validated (README).
+  ///
+  /// Why each part is there:
+  /// - Nine points on five lines across the light instead of seven on one: crops are not
+  ///   centred and arrows light only part of a lamp, so a single centre column misses them.
+  /// - A value floor (0.4) instead of the article's saturation floor alone: unlit lamps in
+  ///   dark housings keep a saturated but dim tint, and must not vote.
+  /// - Saturation floors of 0.15 to 0.3, per colour, instead of 0.8: real lamps are blown
+  ///   out to a near-white core with a thin saturated rim; green survives with the least
+  ///   saturation, yellow needs the most to stay apart from white and cream.
+  /// - Green from 90 to 200 degrees: real and simulated greens run from pure green (120)
+  ///   to cyan (about 190); above 200 is grey-blue sky and housing.
+  /// - Red from 300 through 0 to 35, yellow from 35 to 65: red lamps glow orange at the
+  ///   rim; yellow is the narrow band between.
+  /// - A point on the lamp its colour belongs to (red top, yellow middle, green bottom)
+  ///   votes 8: position is strong evidence, and it outweighs stray tints elsewhere.
+  /// - When no point has a colour, the lit lamp is read from brightness: a blown-out lamp
+  ///   in a painted housing has no hue left, but it is brighter than the unlit ones.
+  public static let `default` = Profile(
+    name: "default", sigma: 2,
+    thresholds: HSVThresholds(
+      saturationFloor: 0.15, valueFloor: 0.4,
+      green: HueRange(90, 200, saturationFloor: 0.15),
+      yellow: HueRange(35, 65, saturationFloor: 0.3),
+      red: HueRange(300, 35, saturationFloor: 0.2)),
+    points: 9, columns: 5, positionWeight: 8,
+    brightnessFallback: BrightnessFallback(margin: 0.02, floor: 0.3))
 
   public static let builtIn: [Profile] = [.seed, .default]
 

@@ -10,6 +10,8 @@ enum TrafficLightCommand {
     Subcommands:
       classify PATH...    the colour of each still image (files or folders)
       sequence DIR        the frames of a folder as one sequence, smoothed by a vote
+      evaluate DIR...     a profile measured on labelled images
+      calibrate DIR...    a profile fitted to labelled images
 
     Run 'traffic-light <subcommand> --help' for a subcommand's options.
 
@@ -39,6 +41,20 @@ enum TrafficLightCommand {
       } catch {
         console.err("Error: \(error.message)")
         console.err(ImageCommand.usage(command))
+        return 64
+      }
+    case "evaluate", "calibrate":
+      let command = StudyCommand(rawValue: first)!
+      do {
+        let options = try command.parse(rest)
+        if options.help {
+          console.out(command.help, terminator: "")
+          return 0
+        }
+        return try command.run(options, console: &console)
+      } catch {
+        console.err("Error: \(error.message)")
+        console.err(command.usage)
         return 64
       }
     default:

@@ -1,6 +1,6 @@
 import Testing
+import TrafficLight  // SeededGenerator
 import TrafficLightKernels
-import TrafficLightTestSupport
 
 @Suite struct HSVClassifierTests {
   @Test func classify_seedProfile_equalsFloat64ReferenceOnAllColours() {

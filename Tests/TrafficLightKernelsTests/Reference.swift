@@ -1,6 +1,6 @@
 import Foundation
+import TrafficLight  // SeededGenerator
 import TrafficLightKernels
-import TrafficLightTestSupport
 
 func randomImage(width: Int, height: Int, seed: UInt64) -> RGBImage {
   var generator = SeededGenerator(seed: seed)

@@ -2,20 +2,6 @@ import Foundation
 import TrafficLight
 import TrafficLightKernels
 
-/// A small deterministic generator (SplitMix64), so random tests see the same inputs on
-/// every run.
-public struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-  public init(seed: UInt64) { state = seed }
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// A synthetic vertical light: dark housing, one lit lamp (a saturated disc) in the top,
 /// middle or bottom third; all dark for `unknown`.
 public func syntheticLight(lit: SignalColor, width: Int = 30, height: Int = 90) -> RGBImage {

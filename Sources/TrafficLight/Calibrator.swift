@@ -1,0 +1,205 @@
+/// Fits a profile's thresholds and sampler weights to labelled images.
+///
+/// The blur, the number of points and columns, the orientation and the lamp order stay as in
+/// the starting profile; each image is decoded and blurred once. The search is coordinate
+/// descent over a grid of values for every other parameter (hue bounds, per-colour
+/// saturation floors, value floor, position weight, relative brightness, brightness
+/// fallback), from the starting profile and from a few deterministic random starts, keeping
+/// the best. The score is the mean over the labelled sets of
+/// `(correct - redCalledGreenPenalty * red lights read green) / labelled images`, so a
+/// small set counts as much as a large one and a red light read green costs as much as
+/// `redCalledGreenPenalty` other mistakes.
+public struct Calibrator: Sendable {
+  /// One labelled set, decoded and blurred.
+  public struct PreparedSet: Sendable {
+    public let name: String
+    let frames: [(blurred: RGBImage, truth: SignalColor)]
+    /// Images that could not be decoded: left out of the fit.
+    public let unreadable: [DecodeError]
+
+    public var count: Int { frames.count }
+  }
+
+  public let start: Profile
+  public var redCalledGreenPenalty = 20.0
+  public var restarts = 6
+  public var rounds = 4
+
+  public init(start: Profile) {
+    self.start = start
+  }
+
+  /// Decodes and blurs `images` with the starting profile's blur.
+  public func prepare(_ images: [LabelledImage], name: String, jobs: Int = 1) -> PreparedSet {
+    let pipeline = FramePipeline(profile: start)
+    let results = OrderedParallelMap.map(count: images.count, jobs: jobs) {
+      i -> Result<RGBImage, DecodeError> in
+      Result { () throws(DecodeError) in
+        pipeline.blur.apply(to: try pipeline.decoder.decode(fileAt: images[i].path))
+      }
+    }
+    var frames: [(RGBImage, SignalColor)] = []
+    var unreadable: [DecodeError] = []
+    for (image, result) in zip(images, results) {
+      switch result {
+      case .success(let blurred): frames.append((blurred, image.truth))
+      case .failure(let error): unreadable.append(error)
+      }
+    }
+    return PreparedSet(name: name, frames: frames, unreadable: unreadable)
+  }
+
+  /// The confusion of `profile` (with the starting profile's structure) on `set`, or on the
+  /// frames of `set` whose index `selected` accepts.
+  public func confusion(
+    _ profile: Profile, on set: PreparedSet, selected: (Int) -> Bool = { _ in true }
+  ) -> Confusion {
+    let classifier = HSVClassifier(thresholds: profile.thresholds)
+    let sampler = profile.sampler
+    var confusion = Confusion()
+    for (index, frame) in set.frames.enumerated() where selected(index) {
+      let decision = frame.blurred.read { bytes in
+        sampler.sample(width: frame.blurred.width, height: frame.blurred.height) { x, y in
+          let i = (y * frame.blurred.width + x) * 3
+          return (
+            classifier.classify(r: bytes[i], g: bytes[i + 1], b: bytes[i + 2]),
+            max(bytes[i], bytes[i + 1], bytes[i + 2])
+          )
+        }
+      }
+      confusion.add(truth: frame.truth, read: decision.color)
+    }
+    return confusion
+  }
+
+  /// The score the search maximises (see the type's summary).
+  public func score(_ confusions: [Confusion]) -> Double {
+    let used = confusions.filter { $0.labelled > 0 }
+    guard !used.isEmpty else { return 0 }
+    return used.reduce(0) { total, c in
+      total + (Double(c.correct) - redCalledGreenPenalty * Double(c.redCalledGreen)) / Double(c.labelled)
+    } / Double(used.count)
+  }
+
+  /// The best profile found for `sets` (restricted to the frames `selected` accepts, by set
+  /// index and frame index), named `name`.
+  public func fit(
+    _ sets: [PreparedSet], name: String, selected: @escaping (Int, Int) -> Bool = { _, _ in true }
+  ) -> Profile {
+    func evaluate(_ parameters: Parameters) -> Double {
+      let profile = parameters.profile(from: start, name: name)
+      return score(sets.enumerated().map { s, set in confusion(profile, on: set) { selected(s, $0) } })
+    }
+    var generator = SeededGenerator(seed: 0x7261_6666_6963)
+    var starts = [Parameters(start)]
+    for _ in 0..<restarts { starts.append(Parameters.random(using: &generator)) }
+    var best = starts[0]
+    var bestScore = -Double.infinity
+    for initial in starts {
+      var current = initial
+      var currentScore = evaluate(current)
+      for _ in 0..<rounds {
+        var improved = false
+        for axis in Parameters.axes.indices {
+          for value in Parameters.axes[axis].values {
+            var candidate = current
+            candidate[axis] = value
+            guard candidate != current else { continue }
+            let candidateScore = evaluate(candidate)
+            if candidateScore > currentScore {
+              current = candidate
+              currentScore = candidateScore
+              improved = true
+            }
+          }
+        }
+        if !improved { break }
+      }
+      if currentScore > bestScore {
+        best = current
+        bestScore = currentScore
+      }
+    }
+    return best.profile(from: start, name: name)
+  }
+
+  /// K-fold cross-validation: for each fold, fit on the other folds and read the held-out
+  /// one. Frame i of a set is in fold `i % folds`. Returns the held-out confusion per set.
+  public func crossValidate(_ sets: [PreparedSet], folds: Int) -> [Confusion] {
+    var held = [Confusion](repeating: Confusion(), count: sets.count)
+    for fold in 0..<folds {
+      let profile = fit(sets, name: "fold") { _, frame in frame % folds != fold }
+      for (s, set) in sets.enumerated() {
+        held[s].merge(confusion(profile, on: set) { $0 % folds == fold })
+      }
+    }
+    return held
+  }
+}
+
+/// The searched parameters, as a point on the grid.
+struct Parameters: Equatable {
+  var values: [Double]
+
+  struct Axis {
+    let name: String
+    let values: [Double]
+  }
+
+  static let axes: [Axis] = [
+    Axis(name: "redLower", values: stride(from: 300.0, through: 350, by: 5).map { $0 }),
+    Axis(name: "redUpper", values: stride(from: 5.0, through: 35, by: 5).map { $0 }),
+    Axis(name: "yellowUpper", values: stride(from: 50.0, through: 100, by: 5).map { $0 }),
+    Axis(name: "greenLower", values: stride(from: 70.0, through: 150, by: 10).map { $0 }),
+    Axis(name: "greenUpper", values: stride(from: 180.0, through: 230, by: 5).map { $0 }),
+    Axis(name: "redSaturation", values: [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8]),
+    Axis(name: "yellowSaturation", values: [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8]),
+    Axis(name: "greenSaturation", values: [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8]),
+    Axis(name: "valueFloor", values: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]),
+    Axis(name: "positionWeight", values: [1, 1.5, 2, 3, 5, 8]),
+    Axis(name: "relativeBrightness", values: [0, 0.3, 0.5, 0.6, 0.7, 0.8]),
+    // 0 is "no fallback".
+    Axis(name: "fallbackMargin", values: [0, 0.02, 0.05, 0.1]),
+    Axis(name: "fallbackFloor", values: [0.3, 0.5, 0.7]),
+  ]
+
+  subscript(axis: Int) -> Double {
+    get { values[axis] }
+    set { values[axis] = newValue }
+  }
+
+  /// The parameters of `profile`, as they are (off-grid values are kept).
+  init(_ profile: Profile) {
+    let t = profile.thresholds
+    values = [
+      t.red.lower, t.red.upper, t.yellow.upper, t.green.lower, t.green.upper,
+      t.red.saturationFloor ?? t.saturationFloor, t.yellow.saturationFloor ?? t.saturationFloor,
+      t.green.saturationFloor ?? t.saturationFloor, t.valueFloor, profile.positionWeight,
+      profile.relativeBrightness, profile.brightnessFallback?.margin ?? 0,
+      profile.brightnessFallback?.floor ?? 0.5,
+    ]
+  }
+
+  private init(values: [Double]) { self.values = values }
+
+  static func random(using generator: inout SeededGenerator) -> Parameters {
+    Parameters(values: axes.map { $0.values[Int(generator.next() % UInt64($0.values.count))] })
+  }
+
+  /// `start` with these parameters; yellow's lower bound is red's upper one.
+  func profile(from start: Profile, name: String) -> Profile {
+    var profile = start
+    profile.name = name
+    let floors = [values[5], values[6], values[7]]
+    profile.thresholds = HSVThresholds(
+      saturationFloor: floors.min()!, valueFloor: values[8],
+      green: HueRange(values[3], values[4], saturationFloor: values[7]),
+      yellow: HueRange(values[1], values[2], saturationFloor: values[6]),
+      red: HueRange(values[0], values[1], saturationFloor: values[5]))
+    profile.positionWeight = values[9]
+    profile.relativeBrightness = values[10]
+    profile.brightnessFallback =
+      values[11] > 0 ? BrightnessFallback(margin: values[11], floor: values[12]) : nil
+    return profile
+  }
+}

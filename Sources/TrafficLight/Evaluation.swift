@@ -1,0 +1,131 @@
+import Foundation
+
+/// An image and the state a person read in it.
+public struct LabelledImage: Sendable, Equatable {
+  public let path: String
+  public let truth: SignalColor
+
+  public init(path: String, truth: SignalColor) {
+    self.path = path
+    self.truth = truth
+  }
+}
+
+/// Why a labelled folder could not be used.
+public enum LabelledSetError: Error, Sendable, Equatable, CustomStringConvertible {
+  case notAFolder(String)
+  case noLabels(String)
+  case badLabels(path: String, line: Int, reason: String)
+
+  public var description: String {
+    switch self {
+    case .notAFolder(let path): "\(path) is not a folder"
+    case .noLabels(let path):
+      "\(path) has neither red/, yellow/, green/ folders nor a labels.csv (columns file and state)"
+    case .badLabels(let path, let line, let reason): "\(path):\(line): \(reason)"
+    }
+  }
+}
+
+/// A folder of labelled images: `red/`, `yellow/`, `green/` (and optionally `unknown/`)
+/// subfolders, or a `labels.csv` with `file` and `state` columns (state red, yellow, green
+/// or unknown).
+public enum LabelledSet {
+  /// The images of `folder` with their states, in natural order.
+  public static func load(_ folder: String) throws(LabelledSetError) -> [LabelledImage] {
+    let files = FileManager.default
+    var isFolder: ObjCBool = false
+    guard files.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+      throw .notAFolder(folder)
+    }
+    let csv = (folder as NSString).appendingPathComponent("labels.csv")
+    if files.fileExists(atPath: csv) { return try loadCSV(csv, folder: folder) }
+    var images: [LabelledImage] = []
+    for color in SignalColor.allCases {
+      let sub = (folder as NSString).appendingPathComponent(color.rawValue)
+      guard files.fileExists(atPath: sub, isDirectory: &isFolder), isFolder.boolValue else { continue }
+      for case .image(let path) in InputCollector.collect([sub]) {
+        images.append(LabelledImage(path: path, truth: color))
+      }
+    }
+    guard !images.isEmpty else { throw .noLabels(folder) }
+    return images
+  }
+
+  private static func loadCSV(_ csv: String, folder: String) throws(LabelledSetError) -> [LabelledImage] {
+    guard let text = try? String(contentsOfFile: csv, encoding: .utf8) else {
+      throw .badLabels(path: csv, line: 1, reason: "not readable UTF-8 text")
+    }
+    let lines = text.split(whereSeparator: \.isNewline).map { $0.split(separator: ",").map(String.init) }
+    guard let header = lines.first, let fileColumn = header.firstIndex(of: "file"),
+      let stateColumn = header.firstIndex(of: "state")
+    else {
+      throw .badLabels(path: csv, line: 1, reason: "the header must name 'file' and 'state' columns")
+    }
+    var images: [LabelledImage] = []
+    for (index, fields) in lines.enumerated().dropFirst() where !fields.isEmpty {
+      guard fields.count > max(fileColumn, stateColumn) else {
+        throw .badLabels(path: csv, line: index + 1, reason: "expected \(header.count) fields")
+      }
+      guard let truth = SignalColor(rawValue: fields[stateColumn].trimmingCharacters(in: .whitespaces)) else {
+        throw .badLabels(
+          path: csv, line: index + 1,
+          reason: "state '\(fields[stateColumn])' is not red, yellow, green or unknown")
+      }
+      images.append(
+        LabelledImage(path: (folder as NSString).appendingPathComponent(fields[fileColumn]), truth: truth))
+    }
+    return images
+  }
+}
+
+/// Read colours against true ones: the confusion matrix and what follows from it.
+public struct Confusion: Sendable, Equatable {
+  /// `counts[truth][read]`.
+  public private(set) var counts: [SignalColor: [SignalColor: Int]] = [:]
+
+  public init() {}
+
+  public mutating func add(truth: SignalColor, read: SignalColor) {
+    counts[truth, default: [:]][read, default: 0] += 1
+  }
+
+  public mutating func merge(_ other: Confusion) {
+    for (truth, row) in other.counts {
+      for (read, count) in row { counts[truth, default: [:]][read, default: 0] += count }
+    }
+  }
+
+  public func count(truth: SignalColor, read: SignalColor) -> Int { counts[truth]?[read] ?? 0 }
+
+  /// Images whose true state is a colour (red, yellow or green): the ones accuracy counts.
+  public var labelled: Int {
+    SignalColor.byRestrictiveness.reduce(0) { total, truth in
+      total + (counts[truth]?.values.reduce(0, +) ?? 0)
+    }
+  }
+
+  /// Images read as their true colour.
+  public var correct: Int { SignalColor.byRestrictiveness.reduce(0) { $0 + count(truth: $1, read: $1) } }
+
+  /// Every image, whatever its label.
+  public var total: Int { counts.values.reduce(0) { $0 + $1.values.reduce(0, +) } }
+
+  /// Images read as their label, `unknown` included (a light labelled unreadable must be
+  /// read as `unknown`), over all images; 0 when there are none.
+  public var agreement: Double {
+    total == 0 ? 0 : Double(correct + count(truth: .unknown, read: .unknown)) / Double(total)
+  }
+
+  /// Correct over labelled; 0 when nothing is labelled.
+  public var accuracy: Double { labelled == 0 ? 0 : Double(correct) / Double(labelled) }
+
+  /// The share of `color`'s images read as `color`; `nil` when there are none.
+  public func recall(_ color: SignalColor) -> Double? {
+    let total = counts[color]?.values.reduce(0, +) ?? 0
+    return total == 0 ? nil : Double(count(truth: color, read: color)) / Double(total)
+  }
+
+  /// Red lights read as green: the dangerous mistake.
+  public var redCalledGreen: Int { count(truth: .red, read: .green) }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import TrafficLight
+
+/// `evaluate` and `calibrate`: measure a profile on labelled images, or fit one to them.
+enum StudyCommand: String {
+  case evaluate
+  case calibrate
+
+  var usage: String {
+    switch self {
+    case .evaluate: "Usage: traffic-light evaluate [--profile NAME|FILE] [--format text|jsonl] DIR..."
+    case .calibrate: "Usage: traffic-light calibrate [options] DIR... -o PROFILE.json"
+    }
+  }
+
+  var help: String {
+    switch self {
+    case .evaluate:
+      """
+      Reads labelled images and compares the colours with the labels.
+
+      \(usage)
+
+      A DIR holds red/, yellow/, green/ (and optionally unknown/) folders of images, or a
+      labels.csv with 'file' and 'state' columns (state red, yellow, green or unknown).
+      Prints, per DIR, the confusion matrix (rows: the labels; columns: what was read), the
+      accuracy over the images labelled red, yellow or green, the recall of each colour and
+      the number of red lights read as green.
+
+      Options:
+        --profile NAME|FILE   the profile to measure (default: default)
+        --format text|jsonl   a report for people (default), or one JSON object per DIR
+        --jobs N              threads (default: one per core)
+        -h, --help            show this help
+
+      """
+    case .calibrate:
+      """
+      Fits a profile's thresholds to labelled images and writes it as JSON, for --profile.
+
+      \(usage)
+
+      DIRs are labelled as for 'evaluate'. The blur, points, columns, orientation and lamp
+      order are kept from the starting profile; the hue bounds, per-colour saturation floors,
+      value floor, position weight, relative brightness and brightness fallback are searched
+      (coordinate descent over a grid, from the starting profile and a few fixed random
+      starts). The score is the mean over the DIRs of accuracy, with each red light read as
+      green counted as --penalty mistakes.
+
+      Options:
+        -o, --output FILE     where to write the profile (required; written atomically)
+        --from NAME|FILE      the starting profile (default: default)
+        --name NAME           the new profile's name (default: the file name)
+        --folds K             also report K-fold cross-validated accuracy (default: 0, none)
+        --penalty P           mistakes one red-read-as-green counts as (default: 20)
+        --jobs N              threads for decoding (default: one per core)
+        -h, --help            show this help
+
+      """
+    }
+  }
+
+  struct Options: Equatable {
+    var profile = "default"
+    var format = OutputFormat.text
+    var jobs: Int?
+    var output: String?
+    var name: String?
+    var folds = 0
+    var penalty = 20.0
+    var folders: [String] = []
+    var help = false
+  }
+
+  func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    var options = Options()
+    var scanner = ArgumentScanner(arguments)
+    while let token = scanner.next() {
+      switch token {
+      case .operand(let folder): options.folders.append(folder)
+      case .option("-h", _), .option("--help", _): options.help = true
+      case .option("--profile", let inline) where self == .evaluate:
+        options.profile = try scanner.value(of: "--profile", inline: inline)
+      case .option("--from", let inline) where self == .calibrate:
+        options.profile = try scanner.value(of: "--from", inline: inline)
+      case .option("--format", let inline) where self == .evaluate:
+        options.format = try OutputFormat.parse(try scanner.value(of: "--format", inline: inline))
+        if options.format == .csv { throw UsageError("evaluate writes text or jsonl") }
+      case .option("--jobs", let inline):
+        let text = try scanner.value(of: "--jobs", inline: inline)
+        guard let jobs = Int(text), (1...1024).contains(jobs) else {
+          throw UsageError("--jobs must be a whole number from 1 to 1024, not '\(text)'")
+        }
+        options.jobs = jobs
+      case .option(let name, let inline) where self == .calibrate && (name == "-o" || name == "--output"):
+        options.output = try scanner.value(of: name, inline: inline)
+      case .option("--name", let inline) where self == .calibrate:
+        options.name = try scanner.value(of: "--name", inline: inline)
+      case .option("--folds", let inline) where self == .calibrate:
+        let text = try scanner.value(of: "--folds", inline: inline)
+        guard let folds = Int(text), folds == 0 || (2...20).contains(folds) else {
+          throw UsageError("--folds must be 0 or a whole number from 2 to 20, not '\(text)'")
+        }
+        options.folds = folds
+      case .option("--penalty", let inline) where self == .calibrate:
+        let text = try scanner.value(of: "--penalty", inline: inline)
+        guard let penalty = Double(text), penalty >= 0, penalty <= 1000 else {
+          throw UsageError("--penalty must be a number from 0 to 1000, not '\(text)'")
+        }
+        options.penalty = penalty
+      case .option(let name, _): throw UsageError("unknown option '\(name)'")
+      }
+    }
+    if options.help { return options }
+    if options.folders.isEmpty { throw UsageError("no DIR given") }
+    if self == .calibrate && options.output == nil { throw UsageError("calibrate needs -o PROFILE.json") }
+    return options
+  }
+
+  func run(_ options: Options, console: inout Console) throws(UsageError) -> Int32 {
+    let profile: Profile
+    do {
+      profile = try Profile.named(options.profile)
+    } catch {
+      throw UsageError(error.description)
+    }
+    var sets: [(String, [LabelledImage])] = []
+    for folder in options.folders {
+      do {
+        sets.append((folder, try LabelledSet.load(folder)))
+      } catch {
+        throw UsageError(error.description)
+      }
+    }
+    let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    switch self {
+    case .evaluate: return evaluate(profile, sets, options, jobs: jobs, console: &console)
+    case .calibrate: return try calibrate(profile, sets, options, jobs: jobs, console: &console)
+    }
+  }
+
+  private func evaluate(
+    _ profile: Profile, _ sets: [(String, [LabelledImage])], _ options: Options, jobs: Int,
+    console: inout Console
+  ) -> Int32 {
+    let reader = ImageReader(pipeline: FramePipeline(profile: profile))
+    for (index, (folder, images)) in sets.enumerated() {
+      let readings = OrderedParallelMap.map(count: images.count, jobs: jobs) { reader.read(images[$0].path) }
+      var confusion = Confusion()
+      for (image, reading) in zip(images, readings) {
+        if case .failure(let error) = reading.outcome { console.err("Error: \(image.path): \(error.reason)") }
+        confusion.add(truth: image.truth, read: reading.frameColor)
+      }
+      switch options.format {
+      case .jsonl: console.out(Self.json(confusion, folder: folder, profile: profile.name).closed)
+      default:
+        if index > 0 { console.out("") }
+        console.out(Self.report(confusion, folder: folder, profile: profile.name, images: images.count))
+      }
+    }
+    return 0
+  }
+
+  private func calibrate(
+    _ start: Profile, _ sets: [(String, [LabelledImage])], _ options: Options, jobs: Int,
+    console: inout Console
+  ) throws(UsageError) -> Int32 {
+    let output = options.output!
+    let name = options.name ?? ((output as NSString).lastPathComponent as NSString).deletingPathExtension
+    var calibrator = Calibrator(start: start)
+    calibrator.redCalledGreenPenalty = options.penalty
+    let prepared = sets.map { calibrator.prepare($0.1, name: $0.0, jobs: jobs) }
+    for set in prepared {
+      for error in set.unreadable { console.err("Note: left out \(error.description)") }
+    }
+    if options.folds > 0 {
+      console.out(
+        "Cross-validation (\(options.folds) folds, fitted on the others, read on the held-out fold):")
+      for (set, confusion) in zip(prepared, calibrator.crossValidate(prepared, folds: options.folds)) {
+        console.out("  \(set.name): \(Self.summary(confusion))")
+      }
+    }
+    let fitted = calibrator.fit(prepared, name: name)
+    console.out("Fitted on all images:")
+    for set in prepared {
+      console.out("  \(set.name): \(Self.summary(calibrator.confusion(fitted, on: set)))")
+    }
+    if let problem = AtomicFile.write(Array(fitted.json()) + [0x0A], to: output) {
+      console.err("Error: \(problem)")
+      return 1
+    }
+    console.out("Wrote \(output) (use it with --profile \(output))")
+    return 0
+  }
+
+  static func summary(_ confusion: Confusion) -> String {
+    "accuracy \(percent(confusion.accuracy)) (\(confusion.correct) of \(confusion.labelled)), "
+      + "red read as green \(confusion.redCalledGreen)"
+  }
+
+  static func percent(_ share: Double) -> String {
+    let tenths = (share * 1000).rounded() / 10
+    return "\(tenths)%"
+  }
+
+  static func report(_ confusion: Confusion, folder: String, profile: String, images: Int) -> String {
+    let colors = SignalColor.allCases
+    var lines = [
+      "\(folder): profile \(profile), \(images) images, \(confusion.labelled) labelled red, yellow or green"
+    ]
+    lines.append(padded("label \\ read", to: 14) + colors.map { padded($0.rawValue, to: 9) }.joined())
+    for truth in colors where (confusion.counts[truth]?.values.reduce(0, +) ?? 0) > 0 {
+      lines.append(
+        padded(truth.rawValue, to: 14)
+          + colors.map { padded(String(confusion.count(truth: truth, read: $0)), to: 9) }.joined())
+    }
+    lines.append(
+      "accuracy: \(percent(confusion.accuracy)) (\(confusion.correct) of \(confusion.labelled) lit)")
+    if confusion.total > confusion.labelled {
+      lines.append("agreement with every label, unknown included: \(percent(confusion.agreement))")
+    }
+    let recalls = SignalColor.byRestrictiveness.compactMap { color in
+      confusion.recall(color).map { "\(color.rawValue) \(percent($0))" }
+    }
+    lines.append("recall: " + recalls.joined(separator: ", "))
+    lines.append("red read as green: \(confusion.redCalledGreen)")
+    return lines.joined(separator: "\n").replacingOccurrences(
+      of: " +\n", with: "\n", options: .regularExpression)
+  }
+
+  static func json(_ confusion: Confusion, folder: String, profile: String) -> JSONLine {
+    var line = JSONLine()
+    line.add("folder", folder)
+    line.add("profile", profile)
+    line.add("labelled", confusion.labelled)
+    line.add("correct", confusion.correct)
+    line.add("accuracy", confusion.accuracy)
+    line.add("images", confusion.total)
+    line.add("agreement", confusion.agreement)
+    var recall = JSONLine()
+    for color in SignalColor.byRestrictiveness {
+      if let share = confusion.recall(color) { recall.add(color.rawValue, share) }
+    }
+    line.add("recall", object: recall)
+    line.add("redCalledGreen", confusion.redCalledGreen)
+    var matrix = JSONLine()
+    for truth in SignalColor.allCases where (confusion.counts[truth]?.values.reduce(0, +) ?? 0) > 0 {
+      var row = JSONLine()
+      for read in SignalColor.allCases { row.add(read.rawValue, confusion.count(truth: truth, read: read)) }
+      matrix.add(truth.rawValue, object: row)
+    }
+    line.add("confusion", object: matrix)
+    return line
+  }
+}

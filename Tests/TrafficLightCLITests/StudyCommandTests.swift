@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TrafficLight
+import TrafficLightTestSupport
+
+@Suite struct StudyCommandTests {
+  @Test func evaluate_sampleFrames_matchesTheRecordedReport() throws {
+    let run = try traffic(
+      "evaluate", "--profile", "seed", "SampleFrames/stills", "SampleFrames/carpark-sequence")
+    #expect(
+      run == Run(status: 0, stdout: try CLIPaths.expected("evaluate-sampleframes-seed.text"), stderr: ""))
+  }
+
+  @Test func evaluate_jsonl_givesTheMatrixAndTheFigures() throws {
+    let run = try traffic("evaluate", "--format", "jsonl", "--profile", "seed", "SampleFrames/stills")
+    #expect(run.status == 0)
+    let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+    #expect(object["folder"] as? String == "SampleFrames/stills")
+    #expect(object["labelled"] as? Int == 12)
+    #expect(object["correct"] as? Int == 2)
+    #expect(object["redCalledGreen"] as? Int == 0)
+    let confusion = object["confusion"] as? [String: [String: Int]]
+    #expect(confusion?["green"] == ["red": 0, "yellow": 0, "green": 2, "unknown": 2])
+  }
+
+  @Test func calibrate_writesAProfileThatClassifyLoads() throws {
+    let folder = try temporaryFolder()
+    for color in SignalColor.byRestrictiveness {
+      try FileManager.default.createDirectory(
+        atPath: folder + "/" + color.rawValue, withIntermediateDirectories: true)
+      for index in 0..<3 {
+        try writePNG(
+          syntheticLight(lit: color, width: 24 + 6 * index, height: 72 + 12 * index),
+          to: folder + "/\(color.rawValue)/\(index).png")
+      }
+    }
+    let profile = folder + "/mine.json"
+    let run = try traffic("calibrate", "--from", "seed", "--folds", "3", folder, "-o", profile)
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("Cross-validation (3 folds"))
+    #expect(run.stdout.contains("\(folder): accuracy 100.0% (9 of 9), red read as green 0"))
+    let loaded = try Profile.named(profile)
+    #expect(loaded.name == "mine")
+    let evaluated = try traffic("evaluate", "--profile", profile, folder)
+    #expect(evaluated.stdout.contains("accuracy: 100.0% (9 of 9 lit)"))
+  }
+
+  @Test func study_badUsage_exits64() throws {
+    #expect(
+      try traffic("calibrate", "SampleFrames/stills")
+        == Run(
+          status: 64, stdout: "",
+          stderr:
+            "Error: calibrate needs -o PROFILE.json\nUsage: traffic-light calibrate [options] DIR... -o PROFILE.json\n"
+        ))
+    #expect(try traffic("evaluate").status == 64)
+    let notLabelled = try traffic("evaluate", "Sources")
+    #expect(notLabelled.status == 64)
+    #expect(
+      notLabelled.stderr.hasPrefix(
+        "Error: Sources has neither red/, yellow/, green/ folders nor a labels.csv"))
+    #expect(try traffic("evaluate", "--help").stdout.contains("confusion matrix"))
+    #expect(try traffic("calibrate", "--help").stdout.contains("--folds K"))
+  }
+}

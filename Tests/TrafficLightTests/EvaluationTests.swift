@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import TrafficLightTestSupport
+
+@testable import TrafficLight
+
+/// A labelled folder of synthetic lights of several sizes, in red/, yellow/ and green/.
+func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
+  let folder = try temporaryFolder()
+  for color in SignalColor.byRestrictiveness {
+    let sub = folder + "/" + color.rawValue
+    try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+    for index in 0..<perColor {
+      let light = syntheticLight(lit: color, width: 20 + 4 * index, height: 60 + 9 * index)
+      try writePNG(light, to: sub + "/light_\(index).png")
+    }
+  }
+  return folder
+}
+
+@Suite struct EvaluationTests {
+  @Test func labelledSet_readsColourFolders() throws {
+    let images = try LabelledSet.load(TestPaths.sampleFrames + "/stills")
+    #expect(images.count == 12)
+    #expect(images.filter { $0.truth == .yellow }.count == 4)
+    #expect(images.allSatisfy { $0.path.contains("/\($0.truth.rawValue)/") })
+  }
+
+  @Test func labelledSet_readsLabelsCSV() throws {
+    let images = try LabelledSet.load(TestPaths.sampleFrames + "/carpark-sequence")
+    #expect(images.count == 12)
+    #expect(
+      images.first
+        == LabelledImage(path: TestPaths.sampleFrames + "/carpark-sequence/real_400_2.jpg", truth: .green))
+    #expect(images.last?.truth == .red)
+  }
+
+  @Test func labelledSet_errorsSayWhy() throws {
+    let empty = try temporaryFolder()
+    #expect(throws: LabelledSetError.noLabels(empty)) { try LabelledSet.load(empty) }
+    try "file,state\na.jpg,purple\n".write(toFile: empty + "/labels.csv", atomically: true, encoding: .utf8)
+    #expect(
+      throws: LabelledSetError.badLabels(
+        path: empty + "/labels.csv", line: 2, reason: "state 'purple' is not red, yellow, green or unknown")
+    ) { try LabelledSet.load(empty) }
+    #expect(throws: LabelledSetError.notAFolder("/nonexistent")) { try LabelledSet.load("/nonexistent") }
+  }
+
+  @Test func confusion_countsAccuracyRecallAndRedCalledGreen() {
+    var confusion = Confusion()
+    for _ in 0..<6 { confusion.add(truth: .red, read: .red) }
+    confusion.add(truth: .red, read: .green)
+    confusion.add(truth: .red, read: .unknown)
+    confusion.add(truth: .green, read: .green)
+    confusion.add(truth: .yellow, read: .red)
+    confusion.add(truth: .unknown, read: .unknown)
+    confusion.add(truth: .unknown, read: .red)
+    #expect(confusion.labelled == 10)
+    #expect(confusion.total == 12)
+    #expect(confusion.correct == 7)
+    #expect(confusion.accuracy == 0.7)
+    #expect(confusion.agreement == 8.0 / 12)
+    #expect(confusion.recall(.red) == 0.75)
+    #expect(confusion.recall(.yellow) == 0)
+    #expect(confusion.redCalledGreen == 1)
+    var doubled = confusion
+    doubled.merge(confusion)
+    #expect(doubled.count(truth: .red, read: .red) == 12)
+  }
+}
+
+@Suite struct CalibratorTests {
+  @Test func calibrate_fromTheSeed_fitsSyntheticLightsTheSeedCannotRead() throws {
+    // Synthetic lamps at hue 165 (green) read fine; make the start unable to see them.
+    var start = Profile.seed
+    start.thresholds.green = HueRange(200, 220)
+    let folder = try syntheticLabelledFolder()
+    var calibrator = Calibrator(start: start)
+    calibrator.restarts = 1
+    calibrator.rounds = 2
+    let set = calibrator.prepare(try LabelledSet.load(folder), name: "synthetic")
+    #expect(set.count == 18 && set.unreadable.isEmpty)
+    #expect(calibrator.confusion(start, on: set).recall(.green) == 0)
+    let fitted = calibrator.fit([set], name: "fitted")
+    #expect(fitted.name == "fitted")
+    #expect(fitted.sigma == start.sigma && fitted.points == start.points)
+    let confusion = calibrator.confusion(fitted, on: set)
+    #expect(confusion.accuracy == 1)
+    #expect(fitted.problem == nil)
+  }
+
+  @Test func calibrate_scorePenalisesRedCalledGreen() {
+    let calibrator = Calibrator(start: .seed)
+    var safe = Confusion()
+    var unsafe = Confusion()
+    for _ in 0..<20 {
+      safe.add(truth: .red, read: .red)
+      unsafe.add(truth: .red, read: .red)
+    }
+    safe.add(truth: .red, read: .unknown)
+    unsafe.add(truth: .red, read: .green)
+    #expect(calibrator.score([safe]) > calibrator.score([unsafe]))
+    #expect(calibrator.score([safe]) == 20.0 / 21)
+    #expect(calibrator.score([unsafe]) == 0)
+  }
+
+  @Test func crossValidation_readsEveryFrameOnceHeldOut() throws {
+    let folder = try syntheticLabelledFolder(perColor: 4)
+    var calibrator = Calibrator(start: .seed)
+    calibrator.restarts = 0
+    calibrator.rounds = 1
+    let set = calibrator.prepare(try LabelledSet.load(folder), name: "synthetic")
+    let held = calibrator.crossValidate([set], folds: 3)
+    #expect(held.count == 1)
+    #expect(held[0].total == 12)
+  }
+}
+
+@Suite struct DefaultProfileTests {
+  @Test func defaultProfile_isValid_andDiffersFromTheSeed() {
+    #expect(Profile.default.problem == nil)
+    #expect(Profile.default != Profile.seed)
+    #expect(Profile.seed.thresholds == .seed)  // the seed stays the article's
+  }
+
+  @Test func defaultProfile_readsTheSampleSequence() throws {
+    let pipeline = FramePipeline(profile: .default)
+    let truth = try LabelledSet.load(TestPaths.sampleFrames + "/carpark-sequence")
+    var confusion = Confusion()
+    for image in truth {
+      confusion.add(truth: image.truth, read: try pipeline.classify(fileAt: image.path).color)
+    }
+    #expect(confusion.accuracy >= 0.9)
+    #expect(confusion.redCalledGreen == 0)
+  }
+
+  @Test(arguments: [SignalColor.red, .yellow, .green])
+  func defaultProfile_readsSyntheticLights(color: SignalColor) {
+    #expect(FramePipeline(profile: .default).classify(syntheticLight(lit: color)).color == color)
+  }
+}
