@@ -1,5 +1,15 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+// Release builds compile the hot loops for the CPU they are built on: the blur runs
+// several times faster with AVX2 or AVX-512 than with the baseline x86-64 target (see
+// BENCHMARKS.md). Set TRAFFIC_LIGHT_PORTABLE=1 to build for the baseline instead, for a binary
+// that must run on other machines, or to use this package as a dependency (which cannot
+// carry unsafe flags).
+let portable = ProcessInfo.processInfo.environment["TRAFFIC_LIGHT_PORTABLE"] != nil
+let hostCPU: [SwiftSetting] =
+  portable ? [] : [.unsafeFlags(["-target-cpu", "native"], .when(configuration: .release))]
 
 let package = Package(
   name: "traffic-light",
@@ -17,11 +27,16 @@ let package = Package(
     // The libjpeg and libpng calls, including the setjmp recovery Swift cannot express.
     .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"]),
     // Pixel buffers, the blur and the per-pixel classifier: pure Swift, no Foundation.
-    .target(name: "TrafficLightKernels"),
+    .target(name: "TrafficLightKernels", swiftSettings: hostCPU),
     // Decoding, sampling, voting, profiles and the frame pipeline.
-    .target(name: "TrafficLight", dependencies: ["CImageCodecs", "TrafficLightKernels"]),
+    .target(
+      name: "TrafficLight", dependencies: ["CImageCodecs", "TrafficLightKernels"], swiftSettings: hostCPU),
     // The `traffic-light` command: parses arguments, calls the library, formats results.
     .executableTarget(name: "TrafficLightCLI", dependencies: ["TrafficLight"]),
+    // Per-stage timings on 1080p, 480p and crop-sized frames: swift run -c release PipelineBenchmarks
+    .executableTarget(
+      name: "PipelineBenchmarks", dependencies: ["TrafficLight"], path: "Benchmarks/PipelineBenchmarks",
+      swiftSettings: hostCPU),
     // Synthetic images and helpers shared by the test targets.
     .target(
       name: "TrafficLightTestSupport", dependencies: ["TrafficLight"], path: "Tests/TrafficLightTestSupport"),

@@ -14,9 +14,10 @@
 /// around it (kept converted to `Float` in a ring, each source row converted once) into a row
 /// buffer padded by `radius` replicated pixels on each side; a horizontal pass then reads that
 /// row with no clamping in its inner loop. Both passes run on `SIMD16<Float>` across the
-/// interleaved channels. Working memory is `(2 * radius + 2)` rows of floats, however tall
-/// the image. Every output channel is within 1 of a `Double` blur rounded to nearest (Float
-/// error is about 1e-5 of a level; the rest is the final rounding).
+/// interleaved channels, with separate multiplies and adds (a fused multiply-add is a
+/// library call on CPUs without FMA). Working memory is `(2 * radius + 2)` rows of floats,
+/// however tall the image. Every output channel is within 1 of a `Double` blur rounded to
+/// nearest (Float error is about 1e-5 of a level; the rest is the final rounding).
 public struct GaussianBlur: Sendable {
   public let sigma: Double
   public let radius: Int
@@ -104,42 +105,40 @@ public struct GaussianBlur: Sendable {
     }
   }
 
-  /// Sums the clamped source rows `centre - radius ... centre + radius` of the ring.
+  /// Sums the clamped source rows `centre - radius ... centre + radius` of the ring, each
+  /// group of 16 channels accumulated in registers across all taps and stored once.
   @inline(__always)
   static func verticalSum(
     ring: UnsafeMutablePointer<Float>, rowCount: Int, taps: Int, centre: Int, height: Int,
     weights: UnsafePointer<Float>, into sum: UnsafeMutablePointer<Float>
   ) {
     let radius = taps / 2
-    let out = UnsafeMutableRawPointer(sum)
-    // Start from the first tap, then add the others: no separate clearing pass.
-    for tap in 0..<taps {
-      let row = min(max(centre + tap - radius, 0), height - 1)
-      let input = UnsafeRawPointer(ring + (row % taps) * rowCount)
-      let w = weights[tap]
-      let wide = SIMD16<Float>(repeating: w)
+    // The source row of each tap, taken once per output row.
+    withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: taps) { rows in
+      for tap in 0..<taps {
+        let row = min(max(centre + tap - radius, 0), height - 1)
+        rows[tap] = UnsafeRawPointer(ring + (row % taps) * rowCount)
+      }
+      let out = UnsafeMutableRawPointer(sum)
       var i = 0
-      if tap == 0 {
-        while i + 16 <= rowCount {
-          let v = input.loadUnaligned(fromByteOffset: i * 4, as: SIMD16<Float>.self)
-          out.storeBytes(of: v * wide, toByteOffset: i * 4, as: SIMD16<Float>.self)
-          i &+= 16
+      while i + 16 <= rowCount {
+        let offset = i &* 4
+        var s =
+          rows[0].loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
+          * SIMD16(repeating: weights[0])
+        for tap in 1..<taps {
+          s +=
+            rows[tap].loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
+            * SIMD16(repeating: weights[tap])
         }
-        while i < rowCount {
-          sum[i] = input.load(fromByteOffset: i * 4, as: Float.self) * w
-          i &+= 1
-        }
-      } else {
-        while i + 16 <= rowCount {
-          let v = input.loadUnaligned(fromByteOffset: i * 4, as: SIMD16<Float>.self)
-          let s = out.loadUnaligned(fromByteOffset: i * 4, as: SIMD16<Float>.self)
-          out.storeBytes(of: s.addingProduct(v, wide), toByteOffset: i * 4, as: SIMD16<Float>.self)
-          i &+= 16
-        }
-        while i < rowCount {
-          sum[i] += input.load(fromByteOffset: i * 4, as: Float.self) * w
-          i &+= 1
-        }
+        out.storeBytes(of: s, toByteOffset: offset, as: SIMD16<Float>.self)
+        i &+= 16
+      }
+      while i < rowCount {
+        var s = rows[0].load(fromByteOffset: i * 4, as: Float.self) * weights[0]
+        for tap in 1..<taps { s = s + rows[tap].load(fromByteOffset: i * 4, as: Float.self) * weights[tap] }
+        sum[i] = s
+        i &+= 1
       }
     }
   }
@@ -162,6 +161,11 @@ public struct GaussianBlur: Sendable {
 
   /// Output channel `i` is the weighted sum of padded channels `i + 3 * tap`, rounded to
   /// nearest and stored as a byte.
+  ///
+  /// Rounding without a float-to-integer conversion (which the standard library does
+  /// element by element, with range checks): adding 2^23 to a value in 0...256 leaves the
+  /// value rounded to the nearest integer (ties to even) in the low mantissa bits, whose
+  /// low byte is the result.
   @inline(__always)
   static func horizontalPass(
     _ padded: UnsafeMutablePointer<Float>, rowCount: Int, taps: Int,
@@ -169,24 +173,32 @@ public struct GaussianBlur: Sendable {
   ) {
     let input = UnsafeRawPointer(padded)
     let out = UnsafeMutableRawPointer(output)
-    let half = SIMD16<Float>(repeating: 0.5)
+    let magic = SIMD16<Float>(repeating: roundingMagic)
     var i = 0
     while i + 16 <= rowCount {
-      var s = half
+      var s = SIMD16<Float>(repeating: 0)
       for tap in 0..<taps {
         let v = input.loadUnaligned(fromByteOffset: (i &+ 3 &* tap) &* 4, as: SIMD16<Float>.self)
-        s = s.addingProduct(v, SIMD16<Float>(repeating: weights[tap]))
+        s += v * SIMD16<Float>(repeating: weights[tap])
       }
-      let clamped = s.clamped(lowerBound: .zero, upperBound: SIMD16(repeating: 255.5))
-      let bytes = SIMD16<UInt8>(truncatingIfNeeded: SIMD16<Int32>(clamped, rounding: .towardZero))
-      out.storeBytes(of: bytes, toByteOffset: i, as: SIMD16<UInt8>.self)
+      let bits = unsafeBitCast(s + magic, to: SIMD16<UInt32>.self)
+      out.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: bits), toByteOffset: i, as: SIMD16<UInt8>.self)
       i &+= 16
     }
     while i < rowCount {
-      var s: Float = 0.5
+      var s: Float = 0
       for tap in 0..<taps { s += padded[i + 3 * tap] * weights[tap] }
-      output[i] = UInt8(min(max(s, 0), 255.5))
+      output[i] = roundedByte(s)
       i &+= 1
     }
+  }
+
+  /// 2^23: see `horizontalPass`.
+  static let roundingMagic: Float = 8_388_608
+
+  /// `value` (in 0...255.5) rounded to nearest, ties to even, as `horizontalPass` rounds.
+  @inline(__always)
+  static func roundedByte(_ value: Float) -> UInt8 {
+    UInt8(truncatingIfNeeded: (value + roundingMagic).bitPattern)
   }
 }

@@ -1,0 +1,196 @@
+// Per-stage timings of the pipeline, for people measuring the kernel.
+//
+//   swift run -c release PipelineBenchmarks [--json] [--filter TEXT] [--seconds S] [--profile NAME]
+//   swift run -c release PipelineBenchmarks --write-frames DIR
+//
+// Frames: a synthetic 1920x1080 street scene (sky gradient, noise, a lit traffic light), the
+// same scene at 640x480, and a 40x90 crop of a light, each encoded as a JPEG (quality 90) in
+// memory. Each benchmark warms up, then runs until it has at least 15 samples and `--seconds`
+// (default 1) have passed, and reports percentiles. Results pass through `blackHole`, so the
+// optimiser cannot remove the work.
+import Foundation
+import TrafficLight
+
+struct Options {
+  var json = false
+  var filter: String?
+  var seconds = 1.0
+  var profile = "default"
+  var writeFrames: String?
+
+  static func parse(_ arguments: [String]) -> Options {
+    var options = Options()
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--json": options.json = true
+      case "--filter": options.filter = rest.popFirst()
+      case "--seconds": options.seconds = rest.popFirst().flatMap(Double.init) ?? options.seconds
+      case "--profile": options.profile = rest.popFirst() ?? options.profile
+      case "--write-frames": options.writeFrames = rest.popFirst()
+      case "-h", "--help":
+        print(
+          """
+          Usage: PipelineBenchmarks [--json] [--filter TEXT] [--seconds S] [--profile NAME]
+                 PipelineBenchmarks --write-frames DIR   (the benchmark's frames as JPEG files)
+          """)
+        exit(0)
+      default:
+        FileHandle.standardError.write(Data("Error: unknown argument '\(argument)'\n".utf8))
+        exit(64)
+      }
+    }
+    return options
+  }
+}
+
+/// Keeps a value alive in a way the optimiser cannot see through.
+@inline(never)
+func blackHole<T>(_ value: T) {
+  withExtendedLifetime(value) {}
+}
+
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+struct Result {
+  let name: String
+  let frame: String
+  let pixels: Int
+  /// Nanoseconds, sorted.
+  let samples: [UInt64]
+
+  func percentile(_ p: Double) -> UInt64 {
+    samples[min(samples.count - 1, Int((Double(samples.count - 1) * p / 100).rounded()))]
+  }
+}
+
+func measure(_ name: String, frame: String, pixels: Int, seconds: Double, _ body: () -> Void) -> Result {
+  for _ in 0..<3 { body() }  // warm-up: caches, page faults, lazy set-up
+  var samples: [UInt64] = []
+  let start = now()
+  while samples.count < 15 || (Double(now() - start) < seconds * 1e9 && samples.count < 100_000) {
+    let t0 = now()
+    body()
+    samples.append(now() - t0)
+  }
+  return Result(name: name, frame: frame, pixels: pixels, samples: samples.sorted())
+}
+
+/// A deterministic street scene: sky gradient, noise, a dark housing with a lit red lamp.
+func scene(width: Int, height: Int) -> RGBImage {
+  var generator = SeededGenerator(seed: 2026)
+  var image = RGBImage(width: width, height: height)
+  image.update { bytes in
+    for y in 0..<height {
+      for x in 0..<width {
+        let i = (y * width + x) * 3
+        let noise = Int(generator.next() % 24)
+        let sky = y < height / 2
+        bytes[i] = UInt8(clamping: (sky ? 110 : 80) + noise + x * 20 / width)
+        bytes[i + 1] = UInt8(clamping: (sky ? 150 : 85) + noise)
+        bytes[i + 2] = UInt8(clamping: (sky ? 210 : 90) + noise - y * 30 / height)
+      }
+    }
+  }
+  let light = lightCrop(width: max(12, width / 32), height: max(30, width * 5 / 64))
+  let left = width / 2
+  let top = height / 6
+  for y in 0..<light.height where top + y < height {
+    for x in 0..<light.width where left + x < width { image[left + x, top + y] = light[x, y] }
+  }
+  return image
+}
+
+/// A crop of a vertical light, red lit, with a little noise.
+func lightCrop(width: Int, height: Int) -> RGBImage {
+  var generator = SeededGenerator(seed: 7)
+  var image = RGBImage(width: width, height: height)
+  let radius = min(width, height / 3) * 2 / 5
+  for y in 0..<height {
+    for x in 0..<width {
+      let noise = UInt8(generator.next() % 12)
+      let dx = x - width / 2
+      let dy = y - height / 6
+      image[x, y] =
+        dx * dx + dy * dy <= radius * radius ? (250, 40 + noise, 30 + noise) : (25 + noise, 25 + noise, 28)
+    }
+  }
+  return image
+}
+
+let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+let frames: [(name: String, image: RGBImage)] = [
+  ("1920x1080", scene(width: 1920, height: 1080)),
+  ("640x480", scene(width: 640, height: 480)),
+  ("40x90", lightCrop(width: 40, height: 90)),
+]
+let jpegs = frames.map { try! ImageEncoder.jpeg($0.image, quality: 90) }
+
+if let folder = options.writeFrames {
+  try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+  for (frame, jpeg) in zip(frames, jpegs) {
+    try Data(jpeg).write(to: URL(fileURLWithPath: folder + "/frame_\(frame.name).jpg"))
+  }
+  print("wrote \(frames.count) frames to \(folder)")
+  exit(0)
+}
+
+let profile = try! Profile.named(options.profile)
+let pipeline = FramePipeline(profile: profile)
+let decoder = ImageDecoder()
+var results: [Result] = []
+for (frame, jpeg) in zip(frames, jpegs) {
+  let image = try! decoder.decode(jpeg)
+  let blurred = pipeline.blur.apply(to: image)
+  let map = pipeline.classifier.classify(blurred)
+  let pixels = image.pixelCount
+  let benchmarks: [(String, () -> Void)] = [
+    ("decode", { blackHole(try! decoder.decode(jpeg)) }),
+    ("blur", { blackHole(pipeline.blur.apply(to: image)) }),
+    ("classify", { blackHole(pipeline.classifier.classify(blurred)) }),
+    ("blur+classify", { blackHole(pipeline.classifier.classify(pipeline.blur.apply(to: image))) }),
+    ("sample", { blackHole(pipeline.sampler.sample(map)) }),
+    ("frame (decoded)", { blackHole(pipeline.classify(image)) }),
+    ("whole frame", { blackHole(pipeline.classify(try! decoder.decode(jpeg))) }),
+  ]
+  for (name, body) in benchmarks {
+    let full = "\(name) \(frame.name)"
+    if let filter = options.filter, !full.contains(filter) { continue }
+    results.append(measure(name, frame: frame.name, pixels: pixels, seconds: options.seconds, body))
+  }
+}
+
+if options.json {
+  for r in results {
+    let p50 = Double(r.percentile(50))
+    let line: [String: Any] = [
+      "benchmark": r.name, "frame": r.frame, "pixels": r.pixels, "samples": r.samples.count,
+      "p0_ns": r.percentile(0), "p25_ns": r.percentile(25), "p50_ns": r.percentile(50),
+      "p75_ns": r.percentile(75), "p90_ns": r.percentile(90), "p99_ns": r.percentile(99),
+      "p100_ns": r.percentile(100), "ns_per_pixel": p50 / Double(r.pixels),
+      "megapixels_per_second": Double(r.pixels) / p50 * 1000,
+    ]
+    let data = try! JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+  }
+} else {
+  func us(_ ns: UInt64) -> String { String(format: "%.1f", Double(ns) / 1000) }
+  print(
+    "benchmark (profile \(profile.name))".padding(toLength: 28, withPad: " ", startingAt: 0)
+      + "frame       p0 (us)   p50 (us)   p90 (us)   p99 (us)  p100 (us)  ns/pixel    MP/s  samples")
+  for r in results {
+    let p50 = Double(r.percentile(50))
+    var line = r.name.padding(toLength: 28, withPad: " ", startingAt: 0)
+    line += r.frame.padding(toLength: 10, withPad: " ", startingAt: 0)
+    for p in [0.0, 50, 90, 99, 100] {
+      let text = us(r.percentile(p))
+      line += String(repeating: " ", count: max(1, 11 - text.count)) + text
+    }
+    let perPixel = String(format: "%.2f", p50 / Double(r.pixels))
+    let rate = String(format: "%.1f", Double(r.pixels) / p50 * 1000)
+    line += String(repeating: " ", count: max(1, 10 - perPixel.count)) + perPixel
+    line += String(repeating: " ", count: max(1, 8 - rate.count)) + rate
+    line += String(repeating: " ", count: max(1, 9 - String(r.samples.count).count)) + String(r.samples.count)
+    print(line)
+  }
+}
