@@ -9,7 +9,12 @@ import PackageDescription
 // carry unsafe flags).
 let portable = ProcessInfo.processInfo.environment["TRAFFIC_LIGHT_PORTABLE"] != nil
 let hostCPU: [SwiftSetting] =
-  portable ? [] : [.unsafeFlags(["-target-cpu", "native"], .when(configuration: .release))]
+  portable
+  ? []
+  : [
+    .unsafeFlags(["-target-cpu", "native"], .when(configuration: .release)),
+    .define("HOST_CPU", .when(configuration: .release)),
+  ]
 
 let package = Package(
   name: "traffic-light",
