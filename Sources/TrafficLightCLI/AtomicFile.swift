@@ -7,17 +7,34 @@
 /// A file written under a temporary name beside its destination and renamed into place only
 /// when complete: readers never see half a file, and an existing file is replaced only by a
 /// finished one. If the process is interrupted (SIGINT, SIGTERM, SIGHUP), the temporary file
-/// is removed.
+/// is removed. A destination that is not a regular file (a device, a FIFO) is written in
+/// place.
 final class AtomicFile {
   let path: String
   let temporaryPath: String
   private(set) var descriptor: Int32
+  /// Whether the destination is written directly (it is not a regular file).
+  private let inPlace: Bool
 
   /// Creates the temporary file.
   ///
   /// - Throws: `UsageError` naming `path` when the folder cannot take the file.
   init(path: String) throws(UsageError) {
     self.path = path
+    // A destination that exists and is not a regular file (/dev/null, a FIFO, a terminal)
+    // is written in place: renaming over it would replace the device or pipe.
+    var status = stat()
+    if stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG {
+      guard status.st_mode & S_IFMT != S_IFDIR else { throw UsageError("cannot write \(path): is a folder") }
+      temporaryPath = path
+      descriptor = open(path, O_WRONLY | O_CLOEXEC)
+      guard descriptor >= 0 else {
+        throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))")
+      }
+      inPlace = true
+      return
+    }
+    inPlace = false
     temporaryPath = path + ".partial-\(getpid())-\(AtomicFile.counter.next())"
     // Registered first, so no signal can fall between creating the file and registering it.
     InterruptCleanup.register(temporaryPath)
@@ -43,6 +60,11 @@ final class AtomicFile {
 
   /// Moves the finished file into place. Returns an error message on failure.
   func commit() -> String? {
+    if inPlace {
+      let failed = close(descriptor) != 0
+      descriptor = -1
+      return failed ? "cannot write \(path): \(String(cString: strerror(errno)))" : nil
+    }
     defer { InterruptCleanup.unregister(temporaryPath) }
     guard fsync(descriptor) == 0 || errno == EINVAL, close(descriptor) == 0 else {
       let reason = String(cString: strerror(errno))
@@ -62,6 +84,7 @@ final class AtomicFile {
   func discard() {
     if descriptor >= 0 { close(descriptor) }
     descriptor = -1
+    guard !inPlace else { return }
     unlink(temporaryPath)
     InterruptCleanup.unregister(temporaryPath)
   }

@@ -99,6 +99,43 @@ public struct GaussianBlur: Sendable {
     }
   }
 
+  /// The blurred pixel at (`x`, `y`) of `region` of `image`, as `apply` would compute it for
+  /// the image cropped to `region`, bit for bit: the same weights, the same clamping at the
+  /// region's edges, the same multiply-adds in the same order, the same rounding. The sparse
+  /// path: a frame's decision needs the blurred value at a few points only.
+  ///
+  /// Complexity: O(radius^2) per pixel.
+  public func pixel(x: Int, y: Int, in image: RGBImage, region: PixelRegion) -> (r: UInt8, g: UInt8, b: UInt8)
+  {
+    precondition(x >= 0 && x < region.width && y >= 0 && y < region.height, "pixel outside the region")
+    guard radius > 0 else { return image[region.x + x, region.y + y] }
+    let taps = 2 * radius + 1
+    return image.read { bytes in
+      weights.withUnsafeBufferPointer { w in
+        var out: (UInt8, UInt8, UInt8) = (0, 0, 0)
+        for channel in 0..<3 {
+          var s: Float = 0
+          for tap in 0..<taps {
+            let column = region.x + min(max(x - radius + tap, 0), region.width - 1)
+            var v: Float = 0
+            for t in 0..<taps {
+              let row = region.y + min(max(y - radius + t, 0), region.height - 1)
+              v = Self.multiplyAdd(v, Float(bytes[(row * image.width + column) * 3 + channel]), w[t])
+            }
+            s = Self.multiplyAdd(s, v, w[tap])
+          }
+          let value = Self.roundedByte(s)
+          switch channel {
+          case 0: out.0 = value
+          case 1: out.1 = value
+          default: out.2 = value
+          }
+        }
+        return out
+      }
+    }
+  }
+
   /// Output rows computed per sweep of the vertical pass: each source vector loaded feeds
   /// this many accumulators, which cuts the pass's memory traffic by about this factor.
   static let rowsPerSweep = 4

@@ -209,6 +209,14 @@ import TrafficLightTestSupport
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["results.jsonl"])
   }
 
+  @Test func output_toADevice_isWrittenInPlace_notReplaced() throws {
+    let run = try traffic("classify", "--output", "/dev/null", "SampleFrames/stills/red")
+    #expect(run.status == 0 && run.stdout.isEmpty)
+    var status = stat()
+    #expect(stat("/dev/null", &status) == 0)
+    #expect(status.st_mode & S_IFMT == S_IFCHR)
+  }
+
   @Test func output_neverOverwritesAnInput() throws {
     let folder = try temporaryFolder()
     try writePNG(syntheticLight(lit: .red), to: folder + "/a.png")

@@ -59,3 +59,33 @@ import TrafficLightKernels
     #expect(blurred[0, 0] == (0, 0, 0))
   }
 }
+
+@Suite struct SparseBlurTests {
+  @Test(arguments: [(1, 1), (7, 1), (1, 9), (17, 3), (45, 97)])
+  func pixel_equalsTheFullBlurBitForBit_everywhere(size: (Int, Int)) {
+    for sigma in [0.0, 0.5, 2, 3.5] {
+      let image = randomImage(width: size.0, height: size.1, seed: UInt64(size.0 &* 31 &+ size.1))
+      let blur = GaussianBlur(sigma: sigma)
+      let full = blur.apply(to: image)
+      let whole = PixelRegion(x: 0, y: 0, width: size.0, height: size.1)
+      for y in 0..<size.1 {
+        for x in 0..<size.0 where blur.pixel(x: x, y: y, in: image, region: whole) != full[x, y] {
+          Issue.record("sigma \(sigma), \(size): (\(x), \(y)) differs")
+          return
+        }
+      }
+    }
+  }
+
+  @Test func pixel_inARegion_equalsTheBlurOfTheCrop() {
+    let image = randomImage(width: 60, height: 50, seed: 99)
+    let region = PixelRegion(x: 13, y: 7, width: 21, height: 30)
+    let blur = GaussianBlur(sigma: 2)
+    let crop = blur.apply(to: image.cropped(to: region))
+    for y in 0..<region.height {
+      for x in 0..<region.width {
+        #expect(blur.pixel(x: x, y: y, in: image, region: region) == crop[x, y])
+      }
+    }
+  }
+}

@@ -181,3 +181,36 @@ import TrafficLightTestSupport
       ])
   }
 }
+
+@Suite struct SparsePathTests {
+  /// SampleFrames, and the shared datasets when they sit beside the repository (CI sets
+  /// REQUIRE_SHARED_DATASETS=1 so that their absence fails instead of shrinking the test).
+  static func images() -> [String] {
+    var folders = [TestPaths.sampleFrames]
+    let shared = TestPaths.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets")
+      .path
+    if FileManager.default.fileExists(atPath: shared) {
+      folders.append(shared)
+    } else if ProcessInfo.processInfo.environment["REQUIRE_SHARED_DATASETS"] != nil {
+      Issue.record("REQUIRE_SHARED_DATASETS is set but \(shared) is missing")
+    }
+    return InputCollector.collect(folders).compactMap { item in
+      if case .image(let path) = item { path } else { nil }
+    }
+  }
+
+  @Test(arguments: [Profile.seed, Profile.default])
+  func sparseAndFullPaths_decideAlike_onEveryImage(profile: Profile) throws {
+    let sparse = FramePipeline(profile: profile)
+    var full = sparse
+    full.usesFullFrame = true
+    let images = Self.images()
+    #expect(images.count >= 24)
+    for path in images {
+      let image = try sparse.decoder.decode(fileAt: path)
+      let a = sparse.classify(image)
+      let b = full.classify(image)
+      #expect(a.decision == b.decision, "\(path)")
+    }
+  }
+}

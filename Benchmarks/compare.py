@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Runs traffic-light and the OpenCV peer on the same inputs in one run and prints the ratios.
+
+Called by Benchmarks/compare.sh (which builds the binaries and makes the venv). Every figure is
+a median of repeated runs; ratios compare medians taken minutes apart on the same machine.
+
+    compare.py [--shared DIR] [--rounds N]
+"""
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, ".build", "release")
+TOOL = os.path.join(BIN, "traffic-light")
+BENCH = os.path.join(BIN, "PipelineBenchmarks")
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
+
+
+def wall(command, rounds):
+    """Median wall time of `command` in seconds, start-up included."""
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        subprocess.run(command, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def peer_stages(peer, image, repeat):
+    """The peer's median milliseconds per stage, one thread."""
+    out = run([sys.executable, peer, "stages", "--threads", "1", image, "--repeat", str(repeat)]).stdout
+    return {m.group(1): float(m.group(2)) for m in re.finditer(r"^(\S+)\s+([\d.]+) ms", out, re.M)}
+
+
+def ours_stages(frame):
+    out = run([BENCH, "--json", "--seconds", "2", "--filter", frame]).stdout
+    return {r["benchmark"]: r["p50_ns"] / 1e6 for r in map(json.loads, out.splitlines())}
+
+
+def peak_memory_kib(command):
+    out = subprocess.run(["/usr/bin/time", "-v"] + command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True).stderr
+    return int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", out).group(1))
+
+
+def main(argv):
+    shared = os.path.join(os.path.dirname(ROOT), "shared")
+    rounds = 5
+    if "--shared" in argv:
+        shared = argv[argv.index("--shared") + 1]
+    if "--rounds" in argv:
+        rounds = int(argv[argv.index("--rounds") + 1])
+    peer = os.path.join(shared, "peers", "opencv_pipeline.py")
+    crops = os.path.join(shared, "datasets", "mit-crops")
+    work = tempfile.mkdtemp(prefix="traffic-light-bench-")
+    rows = []
+    try:
+        frames = os.path.join(work, "frames")
+        run([BENCH, "--write-frames", frames])
+        frame = os.path.join(frames, "frame_1920x1080.jpg")
+
+        theirs = peer_stages(peer, frame, 50)
+        ours = ours_stages("1920x1080")
+        rows.append(("1080p blur, one core", ours["blur"], theirs["blur"], "ms", 2.0))
+        rows.append((
+            "1080p blur + classify, one core", ours["blur+classify"],
+            theirs["blur"] + theirs["hsv+inRange"], "ms", 3.0))
+        rows.append((
+            "1080p decode + classify vs libjpeg-turbo decode alone", ours["decode+frame"], ours["decode"],
+            "ms", None))
+
+        ours_folder = wall([TOOL, "classify", "--jobs", "1", "--profile", "seed", crops], rounds)
+        theirs_folder = wall([sys.executable, peer, "classify", crops], rounds)
+        rows.append(("1187 crops, one process, start-up included, one core", ours_folder * 1000,
+                     theirs_folder * 1000, "ms", 3.0))
+
+        # A folder of 600 frames (640x480, links to one JPEG): one core against two.
+        folder = os.path.join(work, "folder")
+        os.mkdir(folder)
+        for i in range(600):
+            os.symlink(os.path.join(frames, "frame_640x480.jpg"), os.path.join(folder, f"frame_{i}.jpg"))
+        one = wall([TOOL, "classify", "--jobs", "1", "--format", "jsonl", folder], rounds)
+        two = wall([TOOL, "classify", "--jobs", "2", "--format", "jsonl", folder], rounds)
+
+        # 1,000 and 10,000 frames in one sequence run: peak memory.
+        sample = os.path.join(ROOT, "SampleFrames", "carpark-sequence")
+        sources = sorted(f for f in os.listdir(sample) if f.endswith(".jpg"))
+        peaks = {}
+        for count in (1000, 10000):
+            seq = os.path.join(work, f"seq{count}")
+            os.mkdir(seq)
+            for i in range(count):
+                os.symlink(os.path.join(sample, sources[i % len(sources)]), os.path.join(seq, f"frame_{i}.jpg"))
+            peaks[count] = peak_memory_kib([TOOL, "sequence", "--format", "jsonl", seq])
+
+        print(f"{'measure':58s} {'traffic-light':>14s} {'peer / other':>14s} {'ratio':>7s}  target")
+        for name, a, b, unit, target in rows:
+            ratio = b / a
+            goal = f">= {target:g}x" if target else "decode/total >= 0.77 (at most 1.3x)"
+            print(f"{name:58s} {a:11.2f} {unit} {b:11.2f} {unit} {ratio:6.2f}x  {goal}")
+        print(f"{'600 frames 640x480, --jobs 2 against --jobs 1 (wall)':58s} {two:12.3f} s {one:12.3f} s"
+              f" {one / two:6.2f}x  >= 1.8x")
+        for count, kib in peaks.items():
+            print(f"{f'sequence of {count} frames, peak memory':58s} {kib / 1024:11.1f} MB")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
