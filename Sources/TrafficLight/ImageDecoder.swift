@@ -83,8 +83,18 @@ public struct ImageDecoder: Sendable {
   ///
   /// - Throws: `DecodeError`, naming `path`.
   public func decode(fileAt path: String) throws(DecodeError) -> RGBImage {
+    try decodeNotingDamage(fileAt: path).image
+  }
+
+  /// Reads and decodes the file at `path`; with `acceptsDamagedData`, also says what damage
+  /// the decoder patched over.
+  ///
+  /// - Throws: `DecodeError`, naming `path`.
+  public func decodeNotingDamage(fileAt path: String) throws(DecodeError) -> (
+    image: RGBImage, damage: String?
+  ) {
     let bytes = try FileReader.readAll(path, maxBytes: maxFileBytes)
-    return try decode(bytes, name: path)
+    return try decodeNotingDamage(bytes, name: path)
   }
 
   /// Decodes an image held in memory; `name` stands for the file in errors.
@@ -93,11 +103,21 @@ public struct ImageDecoder: Sendable {
   /// - Complexity: O(width * height); the header is parsed (and the budget checked) before
   ///   the pixels are allocated.
   public func decode(_ bytes: [UInt8], name: String = "<memory>") throws(DecodeError) -> RGBImage {
+    try decodeNotingDamage(bytes, name: name).image
+  }
+
+  /// Decodes an image held in memory; with `acceptsDamagedData`, also says what damage the
+  /// decoder patched over (the first warning, with the number of warnings when several).
+  ///
+  /// - Throws: `DecodeError`, naming `name`.
+  public func decodeNotingDamage(
+    _ bytes: [UInt8], name: String = "<memory>"
+  ) throws(DecodeError) -> (image: RGBImage, damage: String?) {
     guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "file is empty") }
     guard let format = ImageFormat(sniffing: bytes) else { throw .unsupportedFormat(path: name) }
     let readInfo = format == .jpeg ? tl_jpeg_read_info : tl_png_read_info
     let decodeRGB = format == .jpeg ? tl_jpeg_decode_rgb : tl_png_decode_rgb
-    return try bytes.withUnsafeBufferPointer { (data) throws(DecodeError) -> RGBImage in
+    return try bytes.withUnsafeBufferPointer { (data) throws(DecodeError) -> (RGBImage, String?) in
       var report = tl_codec_report()
       guard readInfo(data.baseAddress, data.count, &report) == TL_STATUS_OK else {
         throw .corrupt(path: name, format: format, reason: report.messageText)
@@ -118,10 +138,13 @@ public struct ImageDecoder: Sendable {
           throw .corrupt(path: name, format: format, reason: report.messageText)
         }
       }
-      if report.warning_count > 0 && !acceptsDamagedData {
+      guard report.warning_count > 0 else { return (image, nil) }
+      guard acceptsDamagedData else {
         throw .damaged(path: name, format: format, warning: report.warningText)
       }
-      return image
+      let others = Int(report.warning_count) - 1
+      let more = others == 0 ? "" : " (and \(others) more warning\(others == 1 ? "" : "s"))"
+      return (image, report.warningText + more)
     }
   }
 }

@@ -50,10 +50,13 @@ public struct ImageReading: Sendable, Equatable {
   /// Every region read (one per box with labels; none when a label file has no box of the
   /// class), or why the file gave nothing.
   public let outcome: Result<[RegionReading], InputError>
+  /// Damage the decoder patched over, when damaged images are accepted.
+  public let damage: String?
 
-  public init(path: String, outcome: Result<[RegionReading], InputError>) {
+  public init(path: String, outcome: Result<[RegionReading], InputError>, damage: String? = nil) {
     self.path = path
     self.outcome = outcome
+    self.damage = damage
   }
 
   /// The reading that stands for the frame in a sequence: the largest region (the first of
@@ -80,7 +83,7 @@ public struct ImageReading: Sendable, Equatable {
             box: reading.box,
             result: FrameResult(decision: reading.result.decision, region: reading.result.region))
         }
-      })
+      }, damage: damage)
   }
 }
 
@@ -110,8 +113,9 @@ public struct ImageReader: Sendable {
       }
     }
     let image: RGBImage
+    let damage: String?
     do {
-      image = try pipeline.decoder.decode(fileAt: path)
+      (image, damage) = try pipeline.decoder.decodeNotingDamage(fileAt: path)
     } catch {
       return ImageReading(path: path, outcome: .failure(.decode(error)))
     }
@@ -130,7 +134,7 @@ public struct ImageReader: Sendable {
           box: box, result: pipeline.classify(image, region: region, keepingMap: keepingMaps))
       }
     }
-    return ImageReading(path: path, outcome: .success(readings))
+    return ImageReading(path: path, outcome: .success(readings), damage: damage)
   }
 }
 

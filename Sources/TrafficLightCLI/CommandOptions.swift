@@ -22,6 +22,11 @@ struct CommandOptions: Equatable {
   var jobs: Int?
   var output: String?
   var mask: String?
+  var lenient = false
+  var maxPixels = 100_000_000
+  var maxFileBytes = 256 << 20
+  /// Stop after this many inputs failed; `nil` for never.
+  var maxErrors: Int?
   var help = false
   var paths: [String] = []
   // `sequence` only.
@@ -60,6 +65,10 @@ struct CommandOptions: Equatable {
       case ("--jobs", _): options.jobs = try whole(name, try value(), in: 1...1024)
       case ("--output", _), ("-o", _): options.output = try value()
       case ("--mask", _): options.mask = try value()
+      case ("--lenient", _): options.lenient = true
+      case ("--max-pixels", _): options.maxPixels = try size(name, try value())
+      case ("--max-file-size", _): options.maxFileBytes = try size(name, try value())
+      case ("--max-errors", _): options.maxErrors = try whole(name, try value(), in: 1...Int(Int32.max))
       case ("--window", .sequence): options.window = try whole(name, try value(), in: 1...100_000)
       case ("--fps", .sequence):
         let fps = try number(name, try value(), in: 0...1_000_000)
@@ -121,6 +130,22 @@ struct CommandOptions: Equatable {
         "\(option) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
     }
     return value
+  }
+
+  /// A positive count with an optional K, M or G suffix (powers of 1000 for pixels, 1024 for
+  /// bytes: `--max-file-size 64M` is 64 MiB, `--max-pixels 20M` is 20 million pixels).
+  private static func size(_ option: String, _ text: String) throws(UsageError) -> Int {
+    let base = option == "--max-file-size" ? 1024 : 1000
+    var digits = Substring(text)
+    var scale = 1
+    if let last = digits.last, let power = ["K": 1, "M": 2, "G": 3][String(last).uppercased()] {
+      scale = (0..<power).reduce(1) { product, _ in product * base }
+      digits = digits.dropLast()
+    }
+    guard let value = Int(digits), value > 0, value <= Int(Int64.max) / scale / 8 else {
+      throw UsageError("\(option) must be a positive whole number, optionally with K, M or G, not '\(text)'")
+    }
+    return value * scale
   }
 
   private static func region(_ text: String) throws(UsageError) -> PixelRegion {

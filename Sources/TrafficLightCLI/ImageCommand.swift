@@ -31,6 +31,14 @@ enum ImageCommand {
       --mask DIR               write a PNG per image (per box) of the classified crop into
                                DIR: red, yellow, green, black for none, sample points ringed
                                in white
+      --lenient                accept JPEGs whose data is damaged (truncated, corrupt
+                               segments: libjpeg fills the gaps with grey) and note the
+                               damage; by default they are errors
+      --max-pixels N           refuse images whose header claims more pixels (default 100M;
+                               K, M, G suffixes)
+      --max-file-size N        refuse files larger than N bytes (default 256M; K, M, G are
+                               KiB, MiB, GiB)
+      --max-errors N           stop after N inputs have failed (exit 1)
       -h, --help               show this help
     """
 
@@ -114,8 +122,11 @@ enum ImageCommand {
     }
     if let output = options.output { console.file = try AtomicFile(path: output) }
 
+    let decoder = ImageDecoder(
+      maxPixels: options.maxPixels, maxFileBytes: options.maxFileBytes, acceptsDamagedData: options.lenient)
     let reader = ImageReader(
-      pipeline: FramePipeline(profile: profile), regions: regions, keepingMaps: options.mask != nil)
+      pipeline: FramePipeline(profile: profile, decoder: decoder), regions: regions,
+      keepingMaps: options.mask != nil)
     let maskNames = options.mask.map { MaskNames.assign(images, in: $0) }
     let formatter = ReportFormatter(
       format: options.format, command: command,
@@ -123,6 +134,8 @@ enum ImageCommand {
     if let header = formatter.header { console.out(header) }
 
     var failed = false
+    var failures = 0
+    var stopped = false
     var vote = FrameVote(window: options.window)
     var frameColors: [SignalColor] = []
     var smoothedColors: [SignalColor] = []
@@ -133,7 +146,7 @@ enum ImageCommand {
     var nextImage = 0
 
     for case .skipped(let path, let reason) in items { console.err("Note: skipped \(path): \(reason)") }
-    while nextImage < images.count {
+    while nextImage < images.count && !stopped {
       let batch = Array(images[nextImage..<min(nextImage + batchSize, images.count)])
       let first = nextImage
       let outcomes = OrderedParallelMap.map(count: batch.count, jobs: jobs) { i -> (ImageReading, [String]) in
@@ -153,8 +166,11 @@ enum ImageCommand {
         }
         return (reading.droppingMaps(), problems)
       }
-      for (offset, (reading, problems)) in outcomes.enumerated() {
+      for (offset, (reading, problems)) in outcomes.enumerated() where !stopped {
         let frame = first + offset
+        if let damage = reading.damage {
+          console.err("Note: \(reading.path): damaged data accepted (--lenient): \(damage)")
+        }
         for problem in problems {
           console.err("Error: \(problem)")
           failed = true
@@ -173,14 +189,19 @@ enum ImageCommand {
         switch reading.outcome {
         case .failure(let error):
           failed = true
+          failures += 1
           console.out(
             formatter.line(
               ResultRow(
                 path: reading.path, frame: command == .sequence ? frame : nil, smoothed: smoothed,
                 error: error.reason)))
+          if let limit = options.maxErrors, failures >= limit {
+            stopped = true
+            console.err("Error: stopped after \(failures) failed inputs (--max-errors \(limit))")
+          }
         case .success(let regions):
           if command == .sequence {
-            var row = ResultRow(path: reading.path, frame: frame, smoothed: smoothed)
+            var row = ResultRow(path: reading.path, frame: frame, smoothed: smoothed, damage: reading.damage)
             if let primary = reading.primary {
               row.region = formatter.showsRegions ? primary.result.region : nil
               row.color = primary.result.color
@@ -202,7 +223,7 @@ enum ImageCommand {
                 formatter.line(
                   ResultRow(
                     path: reading.path, region: formatter.showsRegions ? region.result.region : nil,
-                    color: region.result.color, counts: region.result.counts)))
+                    color: region.result.color, counts: region.result.counts, damage: reading.damage)))
             }
           }
         }
@@ -257,10 +278,20 @@ enum ImageCommand {
     return lines.joined(separator: "\n")
   }
 
-  /// Refuses an `--output`, `--timeline` or mask folder that is one of the inputs.
+  /// Refuses an `--output` or `--timeline` that is one of the inputs, and a `--mask` folder
+  /// holding an input named like a mask.
   private static func refuseOverwritingInputs(_ options: CommandOptions, images: [String]) throws(UsageError)
   {
     let inputs = Set(images.compactMap(realPath))
+    if let mask = options.mask, let folder = realPath(mask) {
+      for input in inputs
+      where (input as NSString).deletingLastPathComponent == folder
+        && (input as NSString).lastPathComponent.hasSuffix(".png")
+        && (input as NSString).lastPathComponent.contains(".mask")
+      {
+        throw UsageError("--mask \(mask) holds the input \(input), which a mask could overwrite")
+      }
+    }
     for (option, path) in [("--output", options.output), ("--timeline", options.timeline)] {
       if let path, let real = realPath(path), inputs.contains(real) {
         throw UsageError("\(option) \(path) is one of the inputs: refusing to overwrite it")

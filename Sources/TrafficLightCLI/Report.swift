@@ -14,6 +14,8 @@ struct ResultRow {
   var note: String?
   /// In a sequence with labels: every box of the frame.
   var boxes: [RegionReading]?
+  /// Damage the decoder patched over (with `--lenient`).
+  var damage: String?
 }
 
 /// Writes result rows in the chosen format.
@@ -83,6 +85,7 @@ struct ReportFormatter {
       if let smoothed = row.smoothed { line.add("smoothed", smoothed.rawValue) }
     }
     if let note = row.note { line.add("note", note) }
+    if let damage = row.damage { line.add("warning", damage) }
     if let boxes = row.boxes {
       line.add(
         "boxes",

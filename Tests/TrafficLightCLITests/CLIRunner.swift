@@ -11,6 +11,14 @@ struct Run: Equatable {
 
 /// Runs the `traffic-light` binary built beside this test bundle, in the package root.
 func traffic(_ arguments: String..., in directory: String = CLIPaths.packageRoot.path) throws -> Run {
+  try traffic(arguments, in: directory)
+}
+
+/// Runs the `traffic-light` binary with `arguments`; a run still going after `timeout`
+/// seconds is killed and recorded as an issue (a hang is a failure, not a wait).
+func traffic(_ arguments: [String], in directory: String = CLIPaths.packageRoot.path, timeout: Double = 120)
+  throws -> Run
+{
   let process = Process()
   process.executableURL = CLIPaths.binary
   process.arguments = arguments
@@ -29,6 +37,12 @@ func traffic(_ arguments: String..., in directory: String = CLIPaths.packageRoot
   process.standardError = err
   process.standardInput = FileHandle.nullDevice
   try process.run()
+  let deadline = Date().addingTimeInterval(timeout)
+  while process.isRunning && Date() < deadline { usleep(2000) }
+  if process.isRunning {
+    process.terminate()
+    Issue.record("traffic-light \(arguments.joined(separator: " ")) still ran after \(timeout) s")
+  }
   process.waitUntilExit()
   try out.close()
   try err.close()

@@ -214,3 +214,22 @@ import TrafficLightTestSupport
     }
   }
 }
+
+@Suite struct VanishingInputTests {
+  @Test func fileDeletedBetweenListingAndReading_isAnErrorNamingIt() throws {
+    let folder = try temporaryFolder()
+    try writePNG(syntheticLight(lit: .red), to: folder + "/a.png")
+    try writePNG(syntheticLight(lit: .green), to: folder + "/b.png")
+    let items = InputCollector.collect([folder])
+    #expect(items.count == 2)
+    try FileManager.default.removeItem(atPath: folder + "/b.png")
+    let reader = ImageReader(pipeline: FramePipeline(profile: .seed))
+    let readings = items.compactMap { item -> ImageReading? in
+      if case .image(let path) = item { reader.read(path) } else { nil }
+    }
+    #expect(readings[0].frameColor == .red)
+    #expect(
+      readings[1].outcome
+        == .failure(.decode(.unreadable(path: folder + "/b.png", reason: "No such file or directory"))))
+  }
+}

@@ -1,0 +1,40 @@
+// libFuzzer target for the decoders in Sources/CImageCodecs: the header, then (within a pixel
+// budget, as ImageDecoder checks it) the whole image. Built once with FUZZ_JPEG and once with
+// FUZZ_PNG by Fuzz/run.sh.
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "image_codecs.h"
+
+// Smaller than the tool's 100 megapixels so that each input stays quick.
+enum { FUZZ_MAX_PIXELS = 4 * 1000 * 1000 };
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  tl_codec_report report;
+#if defined(FUZZ_JPEG)
+  tl_status (*read_info)(const uint8_t *, size_t, tl_codec_report *) = tl_jpeg_read_info;
+  tl_status (*decode)(const uint8_t *, size_t, uint8_t *, size_t, tl_codec_report *) = tl_jpeg_decode_rgb;
+#elif defined(FUZZ_PNG)
+  tl_status (*read_info)(const uint8_t *, size_t, tl_codec_report *) = tl_png_read_info;
+  tl_status (*decode)(const uint8_t *, size_t, uint8_t *, size_t, tl_codec_report *) = tl_png_decode_rgb;
+#else
+#error "define FUZZ_JPEG or FUZZ_PNG"
+#endif
+  if (read_info(data, size, &report) != TL_STATUS_OK) {
+    return 0;
+  }
+  uint64_t pixels = (uint64_t)report.width * report.height;
+  if (pixels == 0 || pixels > FUZZ_MAX_PIXELS) {
+    return 0;
+  }
+  size_t capacity = (size_t)pixels * 3;
+  uint8_t *rgb = malloc(capacity);
+  if (rgb == NULL) {
+    return 0;
+  }
+  decode(data, size, rgb, capacity, &report);
+  // A too-small buffer must be refused, never overrun.
+  decode(data, size, rgb, capacity - 1, &report);
+  free(rgb);
+  return 0;
+}
