@@ -6,7 +6,7 @@
 #
 # Seeds: the JPEGs of SampleFrames and the PNGs in Fuzz/seeds/png. New inputs that reach new
 # code collect in .build/fuzz/corpus-*; crashes are written to .build/fuzz/crash-* and the
-# run stops. Keep every crasher as a regression test (Tests/TrafficLightTests/Crashers).
+# run stops. Keep every crasher in Fuzz/regressions, which the tests decode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-300}"

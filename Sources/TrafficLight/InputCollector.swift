@@ -78,6 +78,8 @@ public enum InputCollector {
 
   struct ListingError: Error { let message: String }
 
+  private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+
   private static func listDirectory(_ path: String) -> Result<[String], ListingError> {
     guard let stream = opendir(path) else {
       return .failure(ListingError(message: String(cString: strerror(errno))))
@@ -85,9 +87,10 @@ public enum InputCollector {
     defer { closedir(stream) }
     var names: [String] = []
     while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
+      // d_name is declared as 256 bytes, but a record may end sooner (d_reclen): read up to
+      // the terminating zero only, in place, never copying the whole field.
+      let name = String(
+        cString: UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: CChar.self))
       if name != "." && name != ".." { names.append(name) }
     }
     return .success(names)

@@ -221,3 +221,25 @@ func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
   }
   return ~crc
 }
+
+@Suite struct FuzzRegressionTests {
+  @Test func fuzzerInputs_decodeOrFailCleanly_andDecodedOnesGoThroughThePipeline() throws {
+    let folder = TestPaths.packageRoot.appendingPathComponent("Fuzz/regressions").path
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasSuffix(".md") }
+      .sorted()
+    #expect(names.count >= 20)
+    let pipeline = FramePipeline(profile: .default)
+    var decoded = 0
+    for name in names {
+      do {
+        let image = try ImageDecoder(maxPixels: 4_000_000).decode(fileAt: folder + "/" + name)
+        decoded += 1
+        _ = pipeline.classify(image)
+      } catch {
+        #expect(error.path == folder + "/" + name)
+        #expect(!error.reason.isEmpty)
+      }
+    }
+    print("fuzz regressions: \(names.count) inputs, \(decoded) decoded")
+  }
+}
