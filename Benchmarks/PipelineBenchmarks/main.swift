@@ -146,7 +146,14 @@ var fullPipeline = pipeline
 fullPipeline.usesFullFrame = true
 let decoder = ImageDecoder()
 var results: [Result] = []
+let scratch = NSTemporaryDirectory() + "/pipeline-benchmarks-\(getpid())"
+try! FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: scratch) }
 for (frame, jpeg) in zip(frames, jpegs) {
+  let file = scratch + "/\(frame.name).jpg"
+  try! Data(jpeg).write(to: URL(fileURLWithPath: file))
+  // A 60x150 region of interest around the light (the whole crop for the crop frame).
+  let roi = PixelRegion(x: frame.image.width / 2 - 10, y: frame.image.height / 6 - 10, width: 60, height: 150)
   let image = try! decoder.decode(jpeg)
   let blurred = pipeline.blur.apply(to: image)
   let map = pipeline.classifier.classify(blurred)
@@ -160,6 +167,15 @@ for (frame, jpeg) in zip(frames, jpegs) {
     ("frame, full blur", { blackHole(fullPipeline.classify(image)) }),
     ("frame (pipeline path)", { blackHole(pipeline.classify(image)) }),
     ("decode+frame", { blackHole(pipeline.classify(try! decoder.decode(jpeg))) }),
+    (
+      "roi 60x150: decode, crop",
+      {
+        blackHole(
+          try! decoder.decode(fileAt: file).cropped(
+            to: roi.clipped(toWidth: image.width, height: image.height)!))
+      }
+    ),
+    ("roi 60x150: region decode", { blackHole(try! decoder.decodeNotingDamage(fileAt: file, region: roi)) }),
   ]
   for (name, body) in benchmarks {
     let full = "\(name) \(frame.name)"

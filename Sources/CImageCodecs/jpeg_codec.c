@@ -145,6 +145,72 @@ tl_status tl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, siz
   return TL_STATUS_OK;
 }
 
+tl_status tl_jpeg_decode_region_rgb(const uint8_t *data, size_t size, uint32_t x, uint32_t y, uint32_t width,
+                                    uint32_t height, uint8_t *rgb, size_t capacity, tl_codec_report *report) {
+  memset(report, 0, sizeof *report);
+  struct jpeg_decompress_struct cinfo;
+  tl_jpeg_error error;
+  tl_jpeg_install_errors(&error, report);
+  cinfo.err = &error.manager;
+  JSAMPLE *volatile row = NULL;
+  if (setjmp(error.recovery)) {
+    free(row);
+    jpeg_destroy_decompress(&cinfo);
+    return TL_STATUS_ERROR;
+  }
+  jpeg_create_decompress(&cinfo);
+  jpeg_mem_src(&cinfo, data, (unsigned long)size);
+  jpeg_read_header(&cinfo, TRUE);
+  tl_report_header(&cinfo, report);
+  if (width == 0 || height == 0 || x > cinfo.image_width || width > cinfo.image_width - x ||
+      y > cinfo.image_height || height > cinfo.image_height - y) {
+    snprintf(report->message, TL_MESSAGE_LENGTH, "region outside the image");
+    jpeg_destroy_decompress(&cinfo);
+    return TL_STATUS_ERROR;
+  }
+  if ((size_t)height > 0 && capacity / height < (size_t)width * 3) {
+    jpeg_destroy_decompress(&cinfo);
+    return TL_STATUS_BUFFER_TOO_SMALL;
+  }
+  int channels = report->cmyk ? 4 : 3;
+  cinfo.out_color_space = report->cmyk ? JCS_CMYK : JCS_RGB;
+  jpeg_start_decompress(&cinfo);
+  // Widen the span by an iMCU (16 pixels) each side where the image allows: smooth chroma
+  // upsampling treats the span's own edges as image edges, so the wanted pixels must lie
+  // inside it to come out as in a full decode.
+  JDIMENSION left = x > 16 ? x - 16 : 0;
+  JDIMENSION right = width + x + 16 < cinfo.output_width ? x + width + 16 : cinfo.output_width;
+  JDIMENSION span = right - left;
+  if (left > 0 || span < cinfo.output_width) {
+    jpeg_crop_scanline(&cinfo, &left, &span);
+  }
+  row = malloc((size_t)cinfo.output_width * channels);
+  if (row == NULL) {
+    snprintf(report->message, TL_MESSAGE_LENGTH, "out of memory");
+    jpeg_destroy_decompress(&cinfo);
+    return TL_STATUS_ERROR;
+  }
+  if (y > 0) {
+    jpeg_skip_scanlines(&cinfo, y);
+  }
+  size_t from = (size_t)(x - left);
+  for (uint32_t r = 0; r < height; r++) {
+    JSAMPROW rows[1] = {row};
+    jpeg_read_scanlines(&cinfo, rows, 1);
+    uint8_t *out = rgb + (size_t)r * width * 3;
+    if (report->cmyk) {
+      tl_cmyk_row_to_rgb(row + from * 4, out, width, cinfo.saw_Adobe_marker);
+    } else {
+      memcpy(out, row + from * 3, (size_t)width * 3);
+    }
+  }
+  free(row);
+  // The rows below the region are not needed: stop without decoding them.
+  jpeg_abort_decompress(&cinfo);
+  jpeg_destroy_decompress(&cinfo);
+  return TL_STATUS_OK;
+}
+
 tl_status tl_jpeg_encode(const uint8_t *rgb, uint32_t width, uint32_t height, int quality,
                          tl_jpeg_layout layout, int progressive, uint8_t **out, size_t *out_size,
                          tl_codec_report *report) {

@@ -81,11 +81,15 @@ public struct FramePipeline: Sendable {
     return sampled * taps * taps * 16 < area.width * area.height * 2 * taps
   }
 
-  /// Decodes the file at `path` and reads it.
+  /// Decodes the file at `path` (only `region` of it, when given) and reads it.
   ///
   /// - Throws: `DecodeError` naming `path`.
   public func classify(fileAt path: String, region: PixelRegion? = nil) throws(DecodeError) -> FrameResult {
-    classify(try decoder.decode(fileAt: path), region: region)
+    guard let region else { return classify(try decoder.decode(fileAt: path)) }
+    // Decode only the region (for a large JPEG, a fraction of the work).
+    let (crop, area, _) = try decoder.decodeNotingDamage(fileAt: path, region: region)
+    guard let crop, let area else { return FrameResult(decision: .empty, region: nil) }
+    return FrameResult(decision: classify(crop).decision, region: area)
   }
 
   /// The blurred and classified crop: every pixel's class.

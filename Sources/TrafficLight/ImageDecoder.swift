@@ -97,6 +97,61 @@ public struct ImageDecoder: Sendable {
     return try decodeNotingDamage(bytes, name: path)
   }
 
+  /// Reads the file at `path` and decodes only `region` of it (clipped to the image): for a
+  /// JPEG, rows above the region are skipped and decoding stops below it, so a small region
+  /// of a large frame costs a fraction of a full decode; a PNG is decoded whole and cropped.
+  /// The pixels are those of a full decode. Returns `nil` for the image when the region lies
+  /// outside it.
+  ///
+  /// - Throws: `DecodeError`, naming `path`.
+  public func decodeNotingDamage(
+    fileAt path: String, region: PixelRegion
+  ) throws(DecodeError) -> (image: RGBImage?, region: PixelRegion?, damage: String?) {
+    let bytes = try FileReader.readAll(path, maxBytes: maxFileBytes)
+    guard ImageFormat(sniffing: bytes) == .jpeg else {
+      let (whole, damage) = try decodeNotingDamage(bytes, name: path)
+      guard let area = region.clipped(toWidth: whole.width, height: whole.height) else {
+        return (nil, nil, damage)
+      }
+      return (whole.cropped(to: area), area, damage)
+    }
+    return try bytes.withUnsafeBufferPointer {
+      (data) throws(DecodeError) -> (RGBImage?, PixelRegion?, String?) in
+      var report = tl_codec_report()
+      guard tl_jpeg_read_info(data.baseAddress, data.count, &report) == TL_STATUS_OK else {
+        throw .corrupt(path: path, format: .jpeg, reason: report.messageText)
+      }
+      let width = Int(report.width)
+      let height = Int(report.height)
+      guard width > 0, height > 0 else {
+        throw .corrupt(path: path, format: .jpeg, reason: "image has no pixels (\(width)x\(height))")
+      }
+      guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= maxPixels,
+        height <= maxPixels
+      else {
+        throw .tooManyPixels(path: path, width: width, height: height, limit: maxPixels)
+      }
+      guard let area = region.clipped(toWidth: width, height: height) else { return (nil, nil, nil) }
+      // A region that is the whole image, or a small image, decodes whole faster.
+      if (area.width == width && area.height == height) || width * height <= 1 << 16 {
+        let (image, damage) = try decodeNotingDamage(bytes, name: path)
+        return (image.cropped(to: area), area, damage)
+      }
+      let image = try RGBImage(width: area.width, height: area.height) { (pixels) throws(DecodeError) in
+        let status = tl_jpeg_decode_region_rgb(
+          data.baseAddress, data.count, UInt32(area.x), UInt32(area.y), UInt32(area.width),
+          UInt32(area.height),
+          pixels.baseAddress, pixels.count, &report)
+        guard status == TL_STATUS_OK else {
+          throw .corrupt(path: path, format: .jpeg, reason: report.messageText)
+        }
+      }
+      guard report.warning_count > 0 else { return (image, area, nil) }
+      guard acceptsDamagedData else { throw .damaged(path: path, format: .jpeg, warning: report.warningText) }
+      return (image, area, report.warningText)
+    }
+  }
+
   /// Decodes an image held in memory; `name` stands for the file in errors.
   ///
   /// - Throws: `DecodeError`, naming `name`.

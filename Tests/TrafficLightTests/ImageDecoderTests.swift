@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrafficLightKernels
+import TrafficLightTestSupport
 
 @testable import TrafficLight
 
@@ -241,5 +242,60 @@ func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
       }
     }
     print("fuzz regressions: \(names.count) inputs, \(decoded) decoded")
+  }
+}
+
+@Suite struct RegionDecodeTests {
+  /// A 401 x 203 picture with detail everywhere, so that a wrong pixel anywhere shows (large
+  /// enough that the decoder takes the region path, not a whole decode).
+  static func detailed() -> RGBImage {
+    var generator = SeededGenerator(seed: 11)
+    var image = RGBImage(width: 401, height: 203)
+    for y in 0..<203 {
+      for x in 0..<401 {
+        let noise = UInt8(generator.next() % 40)
+        image[x, y] = (
+          UInt8((x * 5) % 200) &+ noise, UInt8((y * 3) % 220) &+ noise, UInt8(((x + y) * 2) % 180) &+ noise
+        )
+      }
+    }
+    return image
+  }
+
+  static let regions = [
+    PixelRegion(x: 0, y: 0, width: 401, height: 203), PixelRegion(x: 0, y: 0, width: 1, height: 1),
+    PixelRegion(x: 100, y: 50, width: 60, height: 150), PixelRegion(x: 37, y: 91, width: 13, height: 7),
+    PixelRegion(x: 390, y: 190, width: 11, height: 13), PixelRegion(x: 17, y: 0, width: 384, height: 1),
+    PixelRegion(x: 150, y: 100, width: 400, height: 400),  // clipped to the image
+  ]
+
+  @Test(arguments: [JPEGLayout.rgb, .gray, .cmyk])
+  func regionDecode_equalsFullDecodeCropped(layout: JPEGLayout) throws {
+    for progressive in [false, true] {
+      let jpeg = try ImageEncoder.jpeg(Self.detailed(), quality: 85, layout: layout, progressive: progressive)
+      let folder = try temporaryFolder()
+      let path = folder + "/frame.jpg"
+      try Data(jpeg).write(to: URL(fileURLWithPath: path))
+      let decoder = ImageDecoder()
+      let full = try decoder.decode(jpeg)
+      for region in Self.regions {
+        let (crop, area, damage) = try decoder.decodeNotingDamage(fileAt: path, region: region)
+        let expected = region.clipped(toWidth: 401, height: 203)!
+        #expect(area == expected)
+        #expect(damage == nil)
+        #expect(crop == full.cropped(to: expected), "\(layout), progressive \(progressive), \(region)")
+      }
+      let (outside, area, _) = try decoder.decodeNotingDamage(
+        fileAt: path, region: PixelRegion(x: 500, y: 0, width: 5, height: 5))
+      #expect(outside == nil && area == nil)
+    }
+  }
+
+  @Test func regionDecode_ofAPNG_cropsTheFullDecode() throws {
+    let folder = try temporaryFolder()
+    try writePNG(Self.detailed(), to: folder + "/frame.png")
+    let region = PixelRegion(x: 100, y: 50, width: 60, height: 150)
+    let (crop, _, _) = try ImageDecoder().decodeNotingDamage(fileAt: folder + "/frame.png", region: region)
+    #expect(crop == Self.detailed().cropped(to: region))
   }
 }

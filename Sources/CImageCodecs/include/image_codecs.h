@@ -50,6 +50,13 @@ tl_status tl_jpeg_read_info(const uint8_t *data, size_t size, tl_codec_report *r
 tl_status tl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, size_t capacity,
                              tl_codec_report *report);
 
+/// Decodes only the `width` x `height` rectangle at (`x`, `y`), which must lie inside the
+/// image, into `rgb` (width * height * 3 bytes): rows above it are skipped, columns beside
+/// it are not converted (libjpeg-turbo's jpeg_skip_scanlines and jpeg_crop_scanline), and
+/// decoding stops below it. The pixels equal those of a full decode.
+tl_status tl_jpeg_decode_region_rgb(const uint8_t *data, size_t size, uint32_t x, uint32_t y, uint32_t width,
+                                    uint32_t height, uint8_t *rgb, size_t capacity, tl_codec_report *report);
+
 tl_status tl_png_read_info(const uint8_t *data, size_t size, tl_codec_report *report);
 tl_status tl_png_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, size_t capacity,
                             tl_codec_report *report);
