@@ -142,103 +142,98 @@ enum ImageCommand {
     var changes: [StateChange] = []
     var progress = Progress(total: images.count)
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
-    let batchSize = max(16, jobs * 16)
-    var nextImage = 0
-
     for case .skipped(let path, let reason) in items { console.err("Note: skipped \(path): \(reason)") }
-    while nextImage < images.count && !stopped {
-      let batch = Array(images[nextImage..<min(nextImage + batchSize, images.count)])
-      let first = nextImage
-      let outcomes = OrderedParallelMap.map(count: batch.count, jobs: jobs) { i -> (ImageReading, [String]) in
-        let reading = reader.read(batch[i])
-        var problems: [String] = []
-        if let maskNames, case .success(let regions) = reading.outcome {
-          for (box, region) in regions.enumerated() {
-            guard let map = region.result.map else { continue }
-            let name = maskNames[first + i] + (regions.count > 1 ? "-box\(box + 1)" : "") + ".png"
-            do {
-              let png = try ImageEncoder.png(ClassMask.render(map, samples: region.result.decision.samples))
-              if let problem = AtomicFile.write(png, to: name) { problems.append(problem) }
-            } catch {
-              problems.append("cannot write \(name): \(error)")
-            }
+    // Workers read ahead of the output by at most 64 inputs per thread: memory stays flat
+    // over any number of frames, and results come out in input order.
+    OrderedParallelMap.stream(count: images.count, jobs: jobs, window: 64 * jobs) {
+      i -> (ImageReading, [String]) in
+      let reading = reader.read(images[i])
+      var problems: [String] = []
+      if let maskNames, case .success(let regions) = reading.outcome {
+        for (box, region) in regions.enumerated() {
+          guard let map = region.result.map else { continue }
+          let name = maskNames[i] + (regions.count > 1 ? "-box\(box + 1)" : "") + ".png"
+          do {
+            let png = try ImageEncoder.png(ClassMask.render(map, samples: region.result.decision.samples))
+            if let problem = AtomicFile.write(png, to: name) { problems.append(problem) }
+          } catch {
+            problems.append("cannot write \(name): \(error)")
           }
         }
-        return (reading.droppingMaps(), problems)
       }
-      for (offset, (reading, problems)) in outcomes.enumerated() where !stopped {
-        let frame = first + offset
-        if let damage = reading.damage {
-          console.err("Note: \(reading.path): damaged data accepted (--lenient): \(damage)")
+      return (reading.droppingMaps(), problems)
+    } consume: { frame, outcome in
+      let (reading, problems) = outcome
+      if let damage = reading.damage {
+        console.err("Note: \(reading.path): damaged data accepted (--lenient): \(damage)")
+      }
+      for problem in problems {
+        console.err("Error: \(problem)")
+        failed = true
+      }
+      var smoothed: SignalColor?
+      if command == .sequence {
+        let color = reading.frameColor
+        let after = vote.add(color)
+        smoothed = after
+        if after != (smoothedColors.last ?? .unknown) {
+          changes.append(StateChange(frame: frame, from: smoothedColors.last ?? .unknown, to: after))
         }
-        for problem in problems {
-          console.err("Error: \(problem)")
-          failed = true
+        frameColors.append(color)
+        smoothedColors.append(after)
+      }
+      switch reading.outcome {
+      case .failure(let error):
+        failed = true
+        failures += 1
+        console.out(
+          formatter.line(
+            ResultRow(
+              path: reading.path, frame: command == .sequence ? frame : nil, smoothed: smoothed,
+              error: error.reason)))
+        if let limit = options.maxErrors, failures >= limit {
+          stopped = true
+          console.err("Error: stopped after \(failures) failed inputs (--max-errors \(limit))")
         }
-        var smoothed: SignalColor?
+      case .success(let regions):
         if command == .sequence {
-          let color = reading.frameColor
-          let after = vote.add(color)
-          smoothed = after
-          if after != (smoothedColors.last ?? .unknown) {
-            changes.append(StateChange(frame: frame, from: smoothedColors.last ?? .unknown, to: after))
+          var row = ResultRow(path: reading.path, frame: frame, smoothed: smoothed, damage: reading.damage)
+          if let primary = reading.primary {
+            row.region = formatter.showsRegions ? primary.result.region : nil
+            row.color = primary.result.color
+            row.counts = primary.result.counts
+          } else {
+            row.color = .unknown
+            row.note = "no box of class \(options.labelClass)"
           }
-          frameColors.append(color)
-          smoothedColors.append(after)
-        }
-        switch reading.outcome {
-        case .failure(let error):
-          failed = true
-          failures += 1
+          if options.labels != nil { row.boxes = regions }
+          console.out(formatter.line(row))
+        } else if regions.isEmpty {
           console.out(
             formatter.line(
-              ResultRow(
-                path: reading.path, frame: command == .sequence ? frame : nil, smoothed: smoothed,
-                error: error.reason)))
-          if let limit = options.maxErrors, failures >= limit {
-            stopped = true
-            console.err("Error: stopped after \(failures) failed inputs (--max-errors \(limit))")
-          }
-        case .success(let regions):
-          if command == .sequence {
-            var row = ResultRow(path: reading.path, frame: frame, smoothed: smoothed, damage: reading.damage)
-            if let primary = reading.primary {
-              row.region = formatter.showsRegions ? primary.result.region : nil
-              row.color = primary.result.color
-              row.counts = primary.result.counts
-            } else {
-              row.color = .unknown
-              row.note = "no box of class \(options.labelClass)"
-            }
-            if options.labels != nil { row.boxes = regions }
-            console.out(formatter.line(row))
-          } else if regions.isEmpty {
+              ResultRow(path: reading.path, color: .unknown, note: "no box of class \(options.labelClass)"))
+          )
+        } else {
+          for region in regions {
             console.out(
               formatter.line(
-                ResultRow(path: reading.path, color: .unknown, note: "no box of class \(options.labelClass)"))
-            )
-          } else {
-            for region in regions {
-              console.out(
-                formatter.line(
-                  ResultRow(
-                    path: reading.path, region: formatter.showsRegions ? region.result.region : nil,
-                    color: region.result.color, counts: region.result.counts, damage: reading.damage)))
-            }
+                ResultRow(
+                  path: reading.path, region: formatter.showsRegions ? region.result.region : nil,
+                  color: region.result.color, counts: region.result.counts, damage: reading.damage)))
           }
         }
-        if command == .sequence && options.events, let change = changes.last, change.frame == frame {
-          var event = JSONLine()
-          event.add("event", "change")
-          event.add("frame", change.frame)
-          if let fps = options.fps { event.add("time", Double(change.frame) / fps) }
-          event.add("from", change.from.rawValue)
-          event.add("to", change.to.rawValue)
-          console.out(event.closed)
-        }
       }
-      nextImage += batch.count
-      progress.update(done: nextImage)
+      if command == .sequence && options.events, let change = changes.last, change.frame == frame {
+        var event = JSONLine()
+        event.add("event", "change")
+        event.add("frame", change.frame)
+        if let fps = options.fps { event.add("time", Double(change.frame) / fps) }
+        event.add("from", change.from.rawValue)
+        event.add("to", change.to.rawValue)
+        console.out(event.closed)
+      }
+      progress.update(done: frame + 1)
+      return !stopped
     }
     progress.finish()
 
