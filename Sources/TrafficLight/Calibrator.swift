@@ -174,9 +174,9 @@ struct Parameters: Equatable {
     values = [
       t.red.lower, t.red.upper, t.yellow.upper, t.green.lower, t.green.upper,
       t.red.saturationFloor ?? t.saturationFloor, t.yellow.saturationFloor ?? t.saturationFloor,
-      t.green.saturationFloor ?? t.saturationFloor, t.valueFloor, profile.positionWeight,
-      profile.relativeBrightness, profile.brightnessFallback?.margin ?? 0,
-      profile.brightnessFallback?.floor ?? 0.5,
+      t.green.saturationFloor ?? t.saturationFloor, t.valueFloor, profile.sampler.positionWeight,
+      profile.sampler.relativeBrightness, profile.sampler.brightnessFallback?.margin ?? 0,
+      profile.sampler.brightnessFallback?.floor ?? 0.5,
     ]
   }
 
@@ -196,9 +196,9 @@ struct Parameters: Equatable {
       green: HueRange(values[3], values[4], saturationFloor: values[7]),
       yellow: HueRange(values[1], values[2], saturationFloor: values[6]),
       red: HueRange(values[0], values[1], saturationFloor: values[5]))
-    profile.positionWeight = values[9]
-    profile.relativeBrightness = values[10]
-    profile.brightnessFallback =
+    profile.sampler.positionWeight = values[9]
+    profile.sampler.relativeBrightness = values[10]
+    profile.sampler.brightnessFallback =
       values[11] > 0 ? BrightnessFallback(margin: values[11], floor: values[12]) : nil
     return profile
   }

@@ -77,7 +77,7 @@ public struct FramePipeline: Sendable {
   /// region done 16 at a time. Small crops take the full blur; frames take the sparse path.
   func sparsePathIsCheaper(for area: PixelRegion) -> Bool {
     let taps = 2 * blur.radius + 1
-    let sampled = profile.points * profile.columns
+    let sampled = sampler.points * sampler.columns
     return sampled * taps * taps * 16 < area.width * area.height * 2 * taps
   }
 

@@ -36,43 +36,16 @@ public struct Profile: Sendable, Equatable, Codable {
   /// Gaussian blur sigma in pixels; 0 for none.
   public var sigma: Double
   public var thresholds: HSVThresholds
-  /// Points sampled along the light.
-  public var points: Int
-  /// Lines sampled side by side across the light.
-  public var columns: Int
-  public var orientation: Orientation
-  /// A point's vote when its colour is the lamp at its position (others vote 1).
-  public var positionWeight: Double
-  /// The lamps from the top (or left, for horizontal lights).
-  public var lampOrder: [SignalColor]
-  /// Points dimmer than this fraction of the brightest point do not vote.
-  public var relativeBrightness: Double
-  /// Reading the lit lamp from brightness when no point has a colour; `nil` for never.
-  public var brightnessFallback: BrightnessFallback?
+  /// Where the points are and how they vote (its fields are the JSON's sampler keys).
+  public var sampler: SevenPointSampler
 
   public init(
-    name: String, sigma: Double = 2, thresholds: HSVThresholds, points: Int = 7, columns: Int = 1,
-    orientation: Orientation = .vertical, positionWeight: Double = 1,
-    lampOrder: [SignalColor] = [.red, .yellow, .green], relativeBrightness: Double = 0,
-    brightnessFallback: BrightnessFallback? = nil
+    name: String, sigma: Double = 2, thresholds: HSVThresholds, sampler: SevenPointSampler = .init()
   ) {
     self.name = name
     self.sigma = sigma
     self.thresholds = thresholds
-    self.points = points
-    self.columns = columns
-    self.orientation = orientation
-    self.positionWeight = positionWeight
-    self.lampOrder = lampOrder
-    self.relativeBrightness = relativeBrightness
-    self.brightnessFallback = brightnessFallback
-  }
-
-  /// The sampler these rules describe.
-  public var sampler: SevenPointSampler {
-    SevenPointSampler(
-      points: points, columns: columns, orientation: orientation, positionWeight: positionWeight,
-      lampOrder: lampOrder, relativeBrightness: relativeBrightness, brightnessFallback: brightnessFallback)
+    self.sampler = sampler
   }
 
   /// The article's method exactly: sigma 2, its thresholds, seven points down the centre.
@@ -104,8 +77,9 @@ public struct Profile: Sendable, Equatable, Codable {
       green: HueRange(90, 200, saturationFloor: 0.15),
       yellow: HueRange(35, 65, saturationFloor: 0.3),
       red: HueRange(300, 35, saturationFloor: 0.2)),
-    points: 9, columns: 5, positionWeight: 8,
-    brightnessFallback: BrightnessFallback(margin: 0.02, floor: 0.3))
+    sampler: SevenPointSampler(
+      points: 9, columns: 5, positionWeight: 8,
+      brightnessFallback: BrightnessFallback(margin: 0.02, floor: 0.3)))
 
   public static let builtIn: [Profile] = [.seed, .default]
 
@@ -140,6 +114,8 @@ public struct Profile: Sendable, Equatable, Codable {
 
   /// What is wrong with the values, if anything.
   public var problem: String? {
+    let (points, columns, positionWeight) = (sampler.points, sampler.columns, sampler.positionWeight)
+    let (lampOrder, relativeBrightness) = (sampler.lampOrder, sampler.relativeBrightness)
     if !(sigma >= 0 && sigma <= 50) { return "sigma must be between 0 and 50, not \(sigma)" }
     if !(1...1000).contains(points) { return "points must be between 1 and 1000, not \(points)" }
     if !(1...100).contains(columns) { return "columns must be between 1 and 100, not \(columns)" }
@@ -152,7 +128,7 @@ public struct Profile: Sendable, Equatable, Codable {
     if !(relativeBrightness >= 0 && relativeBrightness <= 1) {
       return "relativeBrightness must be between 0 and 1, not \(relativeBrightness)"
     }
-    if let fallback = brightnessFallback,
+    if let fallback = sampler.brightnessFallback,
       !(fallback.margin >= 0 && fallback.margin <= 1 && fallback.floor >= 0 && fallback.floor <= 1)
     {
       return "brightnessFallback margin and floor must be between 0 and 1"
@@ -185,21 +161,42 @@ public struct Profile: Sendable, Equatable, Codable {
     case brightnessFallback
   }
 
+  /// Decodes the flat JSON form; keys left out take the seed's values. The values are not
+  /// checked here: `Profile.decode` and `Profile.named` reject a profile with a `problem`.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    name = try container.decodeIfPresent(String.self, forKey: .name) ?? "custom"
-    sigma = try container.decodeIfPresent(Double.self, forKey: .sigma) ?? Profile.seed.sigma
-    thresholds = try container.decode(HSVThresholds.self, forKey: .thresholds)
     let seed = Profile.seed
-    points = try container.decodeIfPresent(Int.self, forKey: .points) ?? seed.points
-    columns = try container.decodeIfPresent(Int.self, forKey: .columns) ?? seed.columns
-    orientation = try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? seed.orientation
-    positionWeight =
-      try container.decodeIfPresent(Double.self, forKey: .positionWeight) ?? seed.positionWeight
-    lampOrder = try container.decodeIfPresent([SignalColor].self, forKey: .lampOrder) ?? seed.lampOrder
-    relativeBrightness =
-      try container.decodeIfPresent(Double.self, forKey: .relativeBrightness) ?? seed.relativeBrightness
-    brightnessFallback = try container.decodeIfPresent(BrightnessFallback.self, forKey: .brightnessFallback)
+    name = try container.decodeIfPresent(String.self, forKey: .name) ?? "custom"
+    sigma = try container.decodeIfPresent(Double.self, forKey: .sigma) ?? seed.sigma
+    thresholds = try container.decode(HSVThresholds.self, forKey: .thresholds)
+    // Assigned field by field, past the initializer's preconditions: `problem` says what is wrong.
+    sampler = seed.sampler
+    sampler.points = try container.decodeIfPresent(Int.self, forKey: .points) ?? sampler.points
+    sampler.columns = try container.decodeIfPresent(Int.self, forKey: .columns) ?? sampler.columns
+    sampler.orientation =
+      try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? sampler.orientation
+    sampler.positionWeight =
+      try container.decodeIfPresent(Double.self, forKey: .positionWeight) ?? sampler.positionWeight
+    sampler.lampOrder =
+      try container.decodeIfPresent([SignalColor].self, forKey: .lampOrder) ?? sampler.lampOrder
+    sampler.relativeBrightness =
+      try container.decodeIfPresent(Double.self, forKey: .relativeBrightness) ?? sampler.relativeBrightness
+    sampler.brightnessFallback = try container.decodeIfPresent(
+      BrightnessFallback.self, forKey: .brightnessFallback)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(name, forKey: .name)
+    try container.encode(sigma, forKey: .sigma)
+    try container.encode(thresholds, forKey: .thresholds)
+    try container.encode(sampler.points, forKey: .points)
+    try container.encode(sampler.columns, forKey: .columns)
+    try container.encode(sampler.orientation, forKey: .orientation)
+    try container.encode(sampler.positionWeight, forKey: .positionWeight)
+    try container.encode(sampler.lampOrder, forKey: .lampOrder)
+    try container.encode(sampler.relativeBrightness, forKey: .relativeBrightness)
+    try container.encodeIfPresent(sampler.brightnessFallback, forKey: .brightnessFallback)
   }
 
   private static func describe(_ error: DecodingError) -> String {

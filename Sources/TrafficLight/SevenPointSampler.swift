@@ -95,7 +95,8 @@ public struct SevenPointSampler: Sendable, Equatable {
   ///
   /// Complexity: O(points * columns).
   public func positions(width: Int, height: Int) -> [Position] {
-    guard width > 0, height > 0 else { return [] }
+    // (points and columns below 1 can only come from fields set past the initializer.)
+    guard width > 0, height > 0, points >= 1, columns >= 1 else { return [] }
     let along = orientation == .vertical ? height : width
     let across = orientation == .vertical ? width : height
     let centre = columns / 2 + 1  // the middle line (the one right of centre when even)
@@ -140,7 +141,8 @@ public struct SevenPointSampler: Sendable, Equatable {
     for (sample, position) in zip(samples, positions) {
       guard let color = SignalColor(sample.pixelClass), Double(sample.value) >= dimmest else { continue }
       counts[color] += 1
-      scores[color, default: 0] += lampOrder[position.third] == color ? positionWeight : 1
+      let atItsLamp = lampOrder.indices.contains(position.third) && lampOrder[position.third] == color
+      scores[color, default: 0] += atItsLamp ? positionWeight : 1
     }
     var color = SignalColor.unknown
     var best = 0.0
@@ -150,7 +152,7 @@ public struct SevenPointSampler: Sendable, Equatable {
     }
     var usedFallback = false
     if color == .unknown, let fallback = brightnessFallback,
-      let lit = litThird(samples: samples, positions: positions, fallback)
+      let lit = litThird(samples: samples, positions: positions, fallback), lampOrder.indices.contains(lit)
     {
       color = lampOrder[lit]
       usedFallback = true

@@ -106,8 +106,8 @@ struct CommandOptions: Equatable {
       throw UsageError(error.description)
     }
     if let sigma { profile.sigma = sigma }
-    if let points { profile.points = points }
-    if let orientation { profile.orientation = orientation }
+    if let points { profile.sampler.points = points }
+    if let orientation { profile.sampler.orientation = orientation }
     return profile
   }
 

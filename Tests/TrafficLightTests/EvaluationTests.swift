@@ -83,7 +83,9 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     #expect(calibrator.confusion(start, on: set).recall(.green) == 0)
     let fitted = calibrator.fit([set], name: "fitted")
     #expect(fitted.name == "fitted")
-    #expect(fitted.sigma == start.sigma && fitted.points == start.points)
+    #expect(fitted.sigma == start.sigma && fitted.sampler.points == start.sampler.points)
+    #expect(
+      fitted.sampler.columns == start.sampler.columns && fitted.sampler.lampOrder == start.sampler.lampOrder)
     let confusion = calibrator.confusion(fitted, on: set)
     #expect(confusion.accuracy == 1)
     #expect(fitted.problem == nil)

@@ -93,14 +93,14 @@ import TrafficLightTestSupport
     #expect(try Profile.named("seed") == .seed)
     #expect(try Profile.named("default").name == "default")
     #expect(Profile.seed.thresholds == .seed)
-    #expect(Profile.seed.sigma == 2 && Profile.seed.points == 7 && Profile.seed.orientation == .vertical)
+    #expect(Profile.seed.sigma == 2 && Profile.seed.sampler == SevenPointSampler())
   }
 
   @Test func profile_jsonFile_roundTrips() throws {
     var custom = Profile.seed
     custom.name = "night"
     custom.sigma = 1.5
-    custom.orientation = .horizontal
+    custom.sampler.orientation = .horizontal
     custom.thresholds.valueFloor = 0.25
     custom.thresholds.green = HueRange(100, 200)
     let folder = try temporaryFolder()
@@ -115,7 +115,7 @@ import TrafficLightTestSupport
        "yellow": {"lower": 5, "upper": 60}, "red": {"lower": 340, "upper": 5}}}
       """
     let profile = try Profile.decode(Data(json.utf8), path: "p.json")
-    #expect(profile.sigma == 2 && profile.points == 7 && profile.thresholds.valueFloor == 0)
+    #expect(profile.sigma == 2 && profile.sampler.points == 7 && profile.thresholds.valueFloor == 0)
     #expect(profile.thresholds.saturationFloor == 0.5)
   }
 
