@@ -136,6 +136,13 @@ import TrafficLightTestSupport
     {
       try Profile.decode(Data(badSigma.utf8), path: "p.json")
     }
+    // Impossible sampler values are reported, not trapped on.
+    let noPoints = badSigma.replacingOccurrences(
+      of: #""sigma": -1"#, with: #""points": 0, "lampOrder": ["red"]"#)
+    #expect(throws: ProfileError.invalid(path: "p.json", reason: "points must be between 1 and 1000, not 0"))
+    {
+      try Profile.decode(Data(noPoints.utf8), path: "p.json")
+    }
   }
 }
 
