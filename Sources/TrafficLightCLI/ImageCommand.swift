@@ -136,10 +136,7 @@ enum ImageCommand {
     var failed = false
     var failures = 0
     var stopped = false
-    var vote = FrameVote(window: options.window)
-    var frameColors: [SignalColor] = []
-    var smoothedColors: [SignalColor] = []
-    var changes: [StateChange] = []
+    var tracker = SequenceTracker(window: options.window)
     var progress = Progress(total: images.count)
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
     for case .skipped(let path, let reason) in items { console.err("Note: skipped \(path): \(reason)") }
@@ -148,19 +145,7 @@ enum ImageCommand {
     OrderedParallelMap.stream(count: images.count, jobs: jobs, window: 64 * jobs) {
       i -> (ImageReading, [String]) in
       let reading = reader.read(images[i])
-      var problems: [String] = []
-      if let maskNames, case .success(let regions) = reading.outcome {
-        for (box, region) in regions.enumerated() {
-          guard let map = region.result.map else { continue }
-          let name = maskNames[i] + (regions.count > 1 ? "-box\(box + 1)" : "") + ".png"
-          do {
-            let png = try ImageEncoder.png(ClassMask.render(map, samples: region.result.decision.samples))
-            if let problem = AtomicFile.write(png, to: name) { problems.append(problem) }
-          } catch {
-            problems.append("cannot write \(name): \(error)")
-          }
-        }
-      }
+      let problems = maskNames.map { writeMasks(of: reading, named: $0[i]) } ?? []
       return (reading.droppingMaps(), problems)
     } consume: { frame, outcome in
       let (reading, problems) = outcome
@@ -171,59 +156,22 @@ enum ImageCommand {
         console.err("Error: \(problem)")
         failed = true
       }
-      var smoothed: SignalColor?
-      if command == .sequence {
-        let color = reading.frameColor
-        let after = vote.add(color)
-        smoothed = after
-        if after != (smoothedColors.last ?? .unknown) {
-          changes.append(StateChange(frame: frame, from: smoothedColors.last ?? .unknown, to: after))
-        }
-        frameColors.append(color)
-        smoothedColors.append(after)
+      let change = command == .sequence ? tracker.add(reading.frameColor, frame: frame) : nil
+      let smoothed = command == .sequence ? tracker.vote.smoothed : nil
+      for row in rows(
+        for: reading, frame: command == .sequence ? frame : nil, smoothed: smoothed, options, formatter)
+      {
+        console.out(formatter.line(row))
       }
-      switch reading.outcome {
-      case .failure(let error):
+      if case .failure = reading.outcome {
         failed = true
         failures += 1
-        console.out(
-          formatter.line(
-            ResultRow(
-              path: reading.path, frame: command == .sequence ? frame : nil, smoothed: smoothed,
-              error: error.reason)))
         if let limit = options.maxErrors, failures >= limit {
           stopped = true
           console.err("Error: stopped after \(failures) failed inputs (--max-errors \(limit))")
         }
-      case .success(let regions):
-        if command == .sequence {
-          var row = ResultRow(path: reading.path, frame: frame, smoothed: smoothed, damage: reading.damage)
-          if let primary = reading.primary {
-            row.region = formatter.showsRegions ? primary.result.region : nil
-            row.color = primary.result.color
-            row.counts = primary.result.counts
-          } else {
-            row.color = .unknown
-            row.note = "no box of class \(options.labelClass)"
-          }
-          if options.labels != nil { row.boxes = regions }
-          console.out(formatter.line(row))
-        } else if regions.isEmpty {
-          console.out(
-            formatter.line(
-              ResultRow(path: reading.path, color: .unknown, note: "no box of class \(options.labelClass)"))
-          )
-        } else {
-          for region in regions {
-            console.out(
-              formatter.line(
-                ResultRow(
-                  path: reading.path, region: formatter.showsRegions ? region.result.region : nil,
-                  color: region.result.color, counts: region.result.counts, damage: reading.damage)))
-          }
-        }
       }
-      if command == .sequence && options.events, let change = changes.last, change.frame == frame {
+      if options.events, let change {
         var event = JSONLine()
         event.add("event", "change")
         event.add("frame", change.frame)
@@ -238,10 +186,10 @@ enum ImageCommand {
     progress.finish()
 
     if command == .sequence && options.format != .jsonl {
-      console.err(summary(changes, fps: options.fps))
+      console.err(summary(tracker.changes, fps: options.fps))
     }
     if let timeline = options.timeline {
-      let svg = SequenceTimeline.svg(colors: frameColors, smoothed: smoothedColors, fps: options.fps)
+      let svg = SequenceTimeline.svg(colors: tracker.colors, smoothed: tracker.smoothed, fps: options.fps)
       if let problem = AtomicFile.write(Array(svg.utf8), to: timeline) {
         console.err("Error: \(problem)")
         failed = true
@@ -256,6 +204,57 @@ enum ImageCommand {
       }
     }
     return failed ? 1 : 0
+  }
+
+  /// The result rows of one input: its error; in a sequence, the frame (driven by its
+  /// largest box, with every box listed in jsonl); otherwise one row per region read.
+  private static func rows(
+    for reading: ImageReading, frame: Int?, smoothed: SignalColor?, _ options: CommandOptions,
+    _ formatter: ReportFormatter
+  ) -> [ResultRow] {
+    let noBox = "no box of class \(options.labelClass)"
+    switch reading.outcome {
+    case .failure(let error):
+      return [ResultRow(path: reading.path, frame: frame, smoothed: smoothed, error: error.reason)]
+    case .success(let regions) where frame != nil:
+      var row = ResultRow(path: reading.path, frame: frame, smoothed: smoothed, damage: reading.damage)
+      if let primary = reading.primary {
+        row.region = formatter.showsRegions ? primary.result.region : nil
+        row.color = primary.result.color
+        row.counts = primary.result.counts
+      } else {
+        row.color = .unknown
+        row.note = noBox
+      }
+      if options.labels != nil { row.boxes = regions }
+      return [row]
+    case .success(let regions) where regions.isEmpty:
+      return [ResultRow(path: reading.path, color: .unknown, note: noBox, damage: reading.damage)]
+    case .success(let regions):
+      return regions.map { region in
+        ResultRow(
+          path: reading.path, region: formatter.showsRegions ? region.result.region : nil,
+          color: region.result.color, counts: region.result.counts, damage: reading.damage)
+      }
+    }
+  }
+
+  /// Writes the mask of each region of `reading` as `name.png` (`name-boxN.png` when there are
+  /// several); returns what could not be written.
+  private static func writeMasks(of reading: ImageReading, named name: String) -> [String] {
+    guard case .success(let regions) = reading.outcome else { return [] }
+    var problems: [String] = []
+    for (box, region) in regions.enumerated() {
+      guard let map = region.result.map else { continue }
+      let file = name + (regions.count > 1 ? "-box\(box + 1)" : "") + ".png"
+      do {
+        let png = try ImageEncoder.png(ClassMask.render(map, samples: region.result.decision.samples))
+        if let problem = AtomicFile.write(png, to: file) { problems.append(problem) }
+      } catch {
+        problems.append("cannot write \(file): \(error)")
+      }
+    }
+    return problems
   }
 
   /// The state changes, for people.
@@ -320,5 +319,28 @@ extension FileManager {
   func isDirectory(_ path: String) -> Bool {
     var isFolder: ObjCBool = false
     return fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+  }
+}
+
+/// A sequence's vote, with what the summary, the events and the timeline need.
+struct SequenceTracker {
+  private(set) var vote: FrameVote
+  /// Each frame's own colour and the smoothed colour after it.
+  private(set) var colors: [SignalColor] = []
+  private(set) var smoothed: [SignalColor] = []
+  private(set) var changes: [StateChange] = []
+
+  init(window: Int) { vote = FrameVote(window: window) }
+
+  /// Adds frame `frame`'s colour; returns the change of the smoothed colour it made, if any.
+  mutating func add(_ color: SignalColor, frame: Int) -> StateChange? {
+    let before = smoothed.last ?? .unknown
+    let after = vote.add(color)
+    colors.append(color)
+    smoothed.append(after)
+    guard after != before else { return nil }
+    let change = StateChange(frame: frame, from: before, to: after)
+    changes.append(change)
+    return change
   }
 }
