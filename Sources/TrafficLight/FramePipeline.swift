@@ -86,10 +86,21 @@ public struct FramePipeline: Sendable {
   /// - Throws: `DecodeError` naming `path`.
   public func classify(fileAt path: String, region: PixelRegion? = nil) throws(DecodeError) -> FrameResult {
     guard let region else { return classify(try decoder.decode(fileAt: path)) }
-    // Decode only the region (for a large JPEG, a fraction of the work).
-    let (crop, area, _) = try decoder.decodeNotingDamage(fileAt: path, region: region)
-    guard let crop, let area else { return FrameResult(decision: .empty, region: nil) }
-    return FrameResult(decision: classify(crop).decision, region: area)
+    return try classifyNotingDamage(fileAt: path, region: region).result
+  }
+
+  /// Decodes only `region` of the file at `path` (for a large JPEG, a fraction of the work)
+  /// and reads it; also says what damage the decoder patched over, when the decoder accepts
+  /// damaged data. A region outside the image gives an empty reading.
+  ///
+  /// - Throws: `DecodeError` naming `path`.
+  public func classifyNotingDamage(
+    fileAt path: String, region: PixelRegion, keepingMap: Bool = false
+  ) throws(DecodeError) -> (result: FrameResult, damage: String?) {
+    let (crop, area, damage) = try decoder.decodeNotingDamage(fileAt: path, region: region)
+    guard let crop, let area else { return (FrameResult(decision: .empty, region: nil), damage) }
+    let result = classify(crop, keepingMap: keepingMap)
+    return (FrameResult(decision: result.decision, region: area, map: result.map), damage)
   }
 
   /// The blurred and classified crop: every pixel's class.

@@ -113,22 +113,11 @@ public struct ImageReader: Sendable {
       }
     }
     if case .fixed(let region) = regions {
-      // Only the region is decoded: for a JPEG, the rows below it are never decoded.
       do {
-        let (crop, area, damage) = try pipeline.decoder.decodeNotingDamage(fileAt: path, region: region)
-        guard let crop, let area else {
-          return ImageReading(
-            path: path,
-            outcome: .success([RegionReading(box: nil, result: FrameResult(decision: .empty, region: nil))]),
-            damage: damage)
-        }
-        let result = pipeline.classify(crop, keepingMap: keepingMaps)
+        let (result, damage) = try pipeline.classifyNotingDamage(
+          fileAt: path, region: region, keepingMap: keepingMaps)
         return ImageReading(
-          path: path,
-          outcome: .success([
-            RegionReading(
-              box: nil, result: FrameResult(decision: result.decision, region: area, map: result.map))
-          ]), damage: damage)
+          path: path, outcome: .success([RegionReading(box: nil, result: result)]), damage: damage)
       } catch {
         return ImageReading(path: path, outcome: .failure(.decode(error)))
       }
