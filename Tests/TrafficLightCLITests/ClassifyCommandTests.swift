@@ -263,3 +263,33 @@ import TrafficLightTestSupport
     #expect(try traffic().status == 64)
   }
 }
+
+@Suite struct ProgressLineTests {
+  /// Runs the tool with stderr on a pseudo-terminal, through util-linux's `script`.
+  func onTerminal(_ command: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = ["-qec", "\(CLIPaths.binary.path) \(command) > /dev/null", "/dev/null"]
+    process.currentDirectoryURL = CLIPaths.packageRoot
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  @Test func progress_isShownOnATerminal_andClearedAtTheEnd() throws {
+    let screen = try onTerminal("classify --jobs 1 SampleFrames")
+    #expect(screen.contains("24/24  "))
+    #expect(screen.contains(" frames/s  "))
+    #expect(screen.contains(" left"))
+    #expect(screen.hasSuffix("\r\u{1B}[K"))  // the line is cleared when the run ends
+  }
+
+  @Test func progress_isNotShownForAFewInputs() throws {
+    let screen = try onTerminal("classify SampleFrames/stills/red")
+    #expect(!screen.contains("frames/s"))
+  }
+}
