@@ -1,6 +1,6 @@
 // libFuzzer target for the decoders in Sources/CImageCodecs: the header, then (within a pixel
-// budget, as ImageDecoder checks it) the whole image. Built once with FUZZ_JPEG and once with
-// FUZZ_PNG by Fuzz/run.sh.
+// budget, as ImageDecoder checks it) the whole image, and for JPEG two regions of it. Built
+// once with FUZZ_JPEG and once with FUZZ_PNG by Fuzz/run.sh.
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -35,6 +35,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   decode(data, size, rgb, capacity, &report);
   // A too-small buffer must be refused, never overrun.
   decode(data, size, rgb, capacity - 1, &report);
+#if defined(FUZZ_JPEG)
+  // A region: the middle half, and a one-pixel corner.
+  uint32_t w = report.width, h = report.height;
+  if (w > 0 && h > 0) {
+    tl_jpeg_decode_region_rgb(data, size, w / 4, h / 4, w / 2 + 1, h / 2 + 1, rgb, capacity, &report);
+    tl_jpeg_decode_region_rgb(data, size, w - 1, h - 1, 1, 1, rgb, capacity, &report);
+  }
+#endif
   free(rgb);
   return 0;
 }

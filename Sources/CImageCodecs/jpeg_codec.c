@@ -93,65 +93,18 @@ static void tl_cmyk_row_to_rgb(const JSAMPLE *cmyk, uint8_t *rgb, JDIMENSION wid
   }
 }
 
-tl_status tl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, size_t capacity,
-                             tl_codec_report *report) {
+/// Decodes the `width` x `height` rectangle at (`x`, `y`), or the whole image when `whole`.
+/// Rows above the rectangle are skipped, columns beside it are not converted, and decoding
+/// stops below it; a whole-width RGB read goes straight into `rgb`.
+static tl_status tl_jpeg_decode(const uint8_t *data, size_t size, int whole, uint32_t x, uint32_t y,
+                                uint32_t width, uint32_t height, uint8_t *rgb, size_t capacity,
+                                tl_codec_report *report) {
   memset(report, 0, sizeof *report);
   struct jpeg_decompress_struct cinfo;
   tl_jpeg_error error;
   tl_jpeg_install_errors(&error, report);
   cinfo.err = &error.manager;
   // Written after setjmp and read after longjmp: it must live in memory, not a register.
-  JSAMPLE *volatile cmyk_row = NULL;
-  if (setjmp(error.recovery)) {
-    free(cmyk_row);
-    jpeg_destroy_decompress(&cinfo);
-    return TL_STATUS_ERROR;
-  }
-  jpeg_create_decompress(&cinfo);
-  jpeg_mem_src(&cinfo, data, (unsigned long)size);
-  jpeg_read_header(&cinfo, TRUE);
-  tl_report_header(&cinfo, report);
-  size_t row_bytes = (size_t)cinfo.image_width * 3;
-  if ((size_t)cinfo.image_height > 0 && capacity / cinfo.image_height < row_bytes) {
-    jpeg_destroy_decompress(&cinfo);
-    return TL_STATUS_BUFFER_TOO_SMALL;
-  }
-  if (report->cmyk) {
-    cinfo.out_color_space = JCS_CMYK;
-    cmyk_row = malloc((size_t)cinfo.image_width * 4);
-    if (cmyk_row == NULL) {
-      snprintf(report->message, TL_MESSAGE_LENGTH, "out of memory");
-      jpeg_destroy_decompress(&cinfo);
-      return TL_STATUS_ERROR;
-    }
-  } else {
-    cinfo.out_color_space = JCS_RGB;
-  }
-  jpeg_start_decompress(&cinfo);
-  while (cinfo.output_scanline < cinfo.output_height) {
-    uint8_t *row = rgb + (size_t)cinfo.output_scanline * row_bytes;
-    if (cmyk_row != NULL) {
-      JSAMPROW rows[1] = {cmyk_row};
-      jpeg_read_scanlines(&cinfo, rows, 1);
-      tl_cmyk_row_to_rgb(cmyk_row, row, cinfo.output_width, cinfo.saw_Adobe_marker);
-    } else {
-      JSAMPROW rows[1] = {row};
-      jpeg_read_scanlines(&cinfo, rows, 1);
-    }
-  }
-  jpeg_finish_decompress(&cinfo);
-  free(cmyk_row);
-  jpeg_destroy_decompress(&cinfo);
-  return TL_STATUS_OK;
-}
-
-tl_status tl_jpeg_decode_region_rgb(const uint8_t *data, size_t size, uint32_t x, uint32_t y, uint32_t width,
-                                    uint32_t height, uint8_t *rgb, size_t capacity, tl_codec_report *report) {
-  memset(report, 0, sizeof *report);
-  struct jpeg_decompress_struct cinfo;
-  tl_jpeg_error error;
-  tl_jpeg_install_errors(&error, report);
-  cinfo.err = &error.manager;
   JSAMPLE *volatile row = NULL;
   if (setjmp(error.recovery)) {
     free(row);
@@ -162,13 +115,19 @@ tl_status tl_jpeg_decode_region_rgb(const uint8_t *data, size_t size, uint32_t x
   jpeg_mem_src(&cinfo, data, (unsigned long)size);
   jpeg_read_header(&cinfo, TRUE);
   tl_report_header(&cinfo, report);
-  if (width == 0 || height == 0 || x > cinfo.image_width || width > cinfo.image_width - x ||
-      y > cinfo.image_height || height > cinfo.image_height - y) {
+  if (whole) {
+    x = 0;
+    y = 0;
+    width = cinfo.image_width;
+    height = cinfo.image_height;
+  } else if (width == 0 || height == 0 || x > cinfo.image_width || width > cinfo.image_width - x ||
+             y > cinfo.image_height || height > cinfo.image_height - y) {
     snprintf(report->message, TL_MESSAGE_LENGTH, "region outside the image");
     jpeg_destroy_decompress(&cinfo);
     return TL_STATUS_ERROR;
   }
-  if ((size_t)height > 0 && capacity / height < (size_t)width * 3) {
+  size_t row_bytes = (size_t)width * 3;
+  if (height > 0 && capacity / height < row_bytes) {
     jpeg_destroy_decompress(&cinfo);
     return TL_STATUS_BUFFER_TOO_SMALL;
   }
@@ -184,31 +143,48 @@ tl_status tl_jpeg_decode_region_rgb(const uint8_t *data, size_t size, uint32_t x
   if (left > 0 || span < cinfo.output_width) {
     jpeg_crop_scanline(&cinfo, &left, &span);
   }
-  row = malloc((size_t)cinfo.output_width * channels);
-  if (row == NULL) {
-    snprintf(report->message, TL_MESSAGE_LENGTH, "out of memory");
-    jpeg_destroy_decompress(&cinfo);
-    return TL_STATUS_ERROR;
+  int direct = !report->cmyk && cinfo.output_width == width;
+  if (!direct) {
+    row = malloc((size_t)cinfo.output_width * channels);
+    if (row == NULL) {
+      snprintf(report->message, TL_MESSAGE_LENGTH, "out of memory");
+      jpeg_destroy_decompress(&cinfo);
+      return TL_STATUS_ERROR;
+    }
   }
   if (y > 0) {
     jpeg_skip_scanlines(&cinfo, y);
   }
   size_t from = (size_t)(x - left);
   for (uint32_t r = 0; r < height; r++) {
-    JSAMPROW rows[1] = {row};
+    uint8_t *out = rgb + (size_t)r * row_bytes;
+    JSAMPROW rows[1] = {direct ? out : row};
     jpeg_read_scanlines(&cinfo, rows, 1);
-    uint8_t *out = rgb + (size_t)r * width * 3;
     if (report->cmyk) {
       tl_cmyk_row_to_rgb(row + from * 4, out, width, cinfo.saw_Adobe_marker);
-    } else {
-      memcpy(out, row + from * 3, (size_t)width * 3);
+    } else if (!direct) {
+      memcpy(out, row + from * 3, row_bytes);
     }
   }
   free(row);
-  // The rows below the region are not needed: stop without decoding them.
-  jpeg_abort_decompress(&cinfo);
+  if (whole) {
+    jpeg_finish_decompress(&cinfo);
+  } else {
+    // The rows below the region are not needed: stop without decoding them.
+    jpeg_abort_decompress(&cinfo);
+  }
   jpeg_destroy_decompress(&cinfo);
   return TL_STATUS_OK;
+}
+
+tl_status tl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, size_t capacity,
+                             tl_codec_report *report) {
+  return tl_jpeg_decode(data, size, 1, 0, 0, 0, 0, rgb, capacity, report);
+}
+
+tl_status tl_jpeg_decode_region_rgb(const uint8_t *data, size_t size, uint32_t x, uint32_t y, uint32_t width,
+                                    uint32_t height, uint8_t *rgb, size_t capacity, tl_codec_report *report) {
+  return tl_jpeg_decode(data, size, 0, x, y, width, height, rgb, capacity, report);
 }
 
 tl_status tl_jpeg_encode(const uint8_t *rgb, uint32_t width, uint32_t height, int quality,
