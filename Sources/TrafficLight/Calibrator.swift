@@ -58,15 +58,7 @@ public struct Calibrator: Sendable {
     let sampler = profile.sampler
     var confusion = Confusion()
     for (index, frame) in set.frames.enumerated() where selected(index) {
-      let decision = frame.blurred.read { bytes in
-        sampler.sample(width: frame.blurred.width, height: frame.blurred.height) { x, y in
-          let i = (y * frame.blurred.width + x) * 3
-          return (
-            classifier.classify(r: bytes[i], g: bytes[i + 1], b: bytes[i + 2]),
-            max(bytes[i], bytes[i + 1], bytes[i + 2])
-          )
-        }
-      }
+      let decision = sampler.sample(blurred: frame.blurred, classifier: classifier)
       confusion.add(truth: frame.truth, read: decision.color)
     }
     return confusion

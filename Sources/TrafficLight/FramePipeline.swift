@@ -62,14 +62,9 @@ public struct FramePipeline: Sendable {
       return FrameResult(decision: decision, region: area)
     }
     let blurred = blur.apply(to: image.cropped(to: area))
-    let decision = blurred.read { bytes in
-      sampler.sample(width: area.width, height: area.height) { x, y in
-        let i = (y * area.width + x) * 3
-        let (r, g, b) = (bytes[i], bytes[i + 1], bytes[i + 2])
-        return (classifier.classify(r: r, g: g, b: b), max(r, g, b))
-      }
-    }
-    return FrameResult(decision: decision, region: area, map: keepingMap ? classifier.classify(blurred) : nil)
+    return FrameResult(
+      decision: sampler.sample(blurred: blurred, classifier: classifier), region: area,
+      map: keepingMap ? classifier.classify(blurred) : nil)
   }
 
   /// Whether blurring only the sampled pixels costs less than blurring the region: about
@@ -101,11 +96,6 @@ public struct FramePipeline: Sendable {
     guard let crop, let area else { return (FrameResult(decision: .empty, region: nil), damage) }
     let result = classify(crop, keepingMap: keepingMap)
     return (FrameResult(decision: result.decision, region: area, map: result.map), damage)
-  }
-
-  /// The blurred and classified crop: every pixel's class.
-  public func classifiedMap(of crop: RGBImage) -> ClassMap {
-    classifier.classify(blur.apply(to: crop))
   }
 }
 

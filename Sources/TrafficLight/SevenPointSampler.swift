@@ -160,6 +160,17 @@ public struct SevenPointSampler: Sendable, Equatable {
     return FrameDecision(samples: samples, counts: counts, color: color, usedBrightnessFallback: usedFallback)
   }
 
+  /// Samples an already blurred crop, classifying each sampled pixel with `classifier`.
+  public func sample(blurred crop: RGBImage, classifier: HSVClassifier) -> FrameDecision {
+    crop.read { bytes in
+      sample(width: crop.width, height: crop.height) { x, y in
+        let i = (y * crop.width + x) * 3
+        let (r, g, b) = (bytes[i], bytes[i + 1], bytes[i + 2])
+        return (classifier.classify(r: r, g: g, b: b), max(r, g, b))
+      }
+    }
+  }
+
   /// The third whose darkest centre-line sample is brightest by the fallback's margin.
   private func litThird(samples: [SamplePoint], positions: [Position], _ fallback: BrightnessFallback) -> Int?
   {
