@@ -118,19 +118,7 @@ public struct ImageDecoder: Sendable {
     return try bytes.withUnsafeBufferPointer {
       (data) throws(DecodeError) -> (RGBImage?, PixelRegion?, String?) in
       var report = tl_codec_report()
-      guard tl_jpeg_read_info(data.baseAddress, data.count, &report) == TL_STATUS_OK else {
-        throw .corrupt(path: path, format: .jpeg, reason: report.messageText)
-      }
-      let width = Int(report.width)
-      let height = Int(report.height)
-      guard width > 0, height > 0 else {
-        throw .corrupt(path: path, format: .jpeg, reason: "image has no pixels (\(width)x\(height))")
-      }
-      guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= maxPixels,
-        height <= maxPixels
-      else {
-        throw .tooManyPixels(path: path, width: width, height: height, limit: maxPixels)
-      }
+      let (width, height) = try checkedSize(tl_jpeg_read_info, data, &report, name: path, format: .jpeg)
       guard let area = region.clipped(toWidth: width, height: height) else { return (nil, nil, nil) }
       // A region that is the whole image, or a small image, decodes whole faster.
       if (area.width == width && area.height == height) || width * height <= 1 << 16 {
@@ -146,9 +134,7 @@ public struct ImageDecoder: Sendable {
           throw .corrupt(path: path, format: .jpeg, reason: report.messageText)
         }
       }
-      guard report.warning_count > 0 else { return (image, area, nil) }
-      guard acceptsDamagedData else { throw .damaged(path: path, format: .jpeg, warning: report.warningText) }
-      return (image, area, report.warningText)
+      return (image, area, try damage(report, name: path, format: .jpeg))
     }
   }
 
@@ -174,32 +160,48 @@ public struct ImageDecoder: Sendable {
     let decodeRGB = format == .jpeg ? tl_jpeg_decode_rgb : tl_png_decode_rgb
     return try bytes.withUnsafeBufferPointer { (data) throws(DecodeError) -> (RGBImage, String?) in
       var report = tl_codec_report()
-      guard readInfo(data.baseAddress, data.count, &report) == TL_STATUS_OK else {
-        throw .corrupt(path: name, format: format, reason: report.messageText)
-      }
-      let width = Int(report.width)
-      let height = Int(report.height)
-      guard width > 0, height > 0 else {
-        throw .corrupt(path: name, format: format, reason: "image has no pixels (\(width)x\(height))")
-      }
-      guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels,
-        width <= maxPixels, height <= maxPixels
-      else {
-        throw .tooManyPixels(path: name, width: width, height: height, limit: maxPixels)
-      }
+      let (width, height) = try checkedSize(readInfo, data, &report, name: name, format: format)
       let image = try RGBImage(width: width, height: height) { (pixels) throws(DecodeError) in
         let status = decodeRGB(data.baseAddress, data.count, pixels.baseAddress, pixels.count, &report)
         guard status == TL_STATUS_OK else {
           throw .corrupt(path: name, format: format, reason: report.messageText)
         }
       }
-      guard report.warning_count > 0 else { return (image, nil) }
-      guard acceptsDamagedData else {
-        throw .damaged(path: name, format: format, warning: report.warningText)
-      }
-      let others = Int(report.warning_count) - 1
-      let more = others == 0 ? "" : " (and \(others) more warning\(others == 1 ? "" : "s"))"
-      return (image, report.warningText + more)
+      return (image, try damage(report, name: name, format: format))
     }
+  }
+
+  /// Parses the header with `readInfo` into `report` and returns the image size, checked:
+  /// it has pixels, and no more than the budget (before anything large is allocated).
+  private func checkedSize(
+    _ readInfo: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<tl_codec_report>?) -> tl_status,
+    _ data: UnsafeBufferPointer<UInt8>, _ report: inout tl_codec_report, name: String, format: ImageFormat
+  ) throws(DecodeError) -> (width: Int, height: Int) {
+    guard readInfo(data.baseAddress, data.count, &report) == TL_STATUS_OK else {
+      throw .corrupt(path: name, format: format, reason: report.messageText)
+    }
+    let width = Int(report.width)
+    let height = Int(report.height)
+    guard width > 0, height > 0 else {
+      throw .corrupt(path: name, format: format, reason: "image has no pixels (\(width)x\(height))")
+    }
+    guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels,
+      width <= maxPixels, height <= maxPixels
+    else {
+      throw .tooManyPixels(path: name, width: width, height: height, limit: maxPixels)
+    }
+    return (width, height)
+  }
+
+  /// The damage a decode patched over: `nil` when it raised no warning; the first warning
+  /// (with the count of the others) when damaged data is accepted; else `DecodeError.damaged`.
+  private func damage(_ report: tl_codec_report, name: String, format: ImageFormat) throws(DecodeError)
+    -> String?
+  {
+    guard report.warning_count > 0 else { return nil }
+    guard acceptsDamagedData else { throw .damaged(path: name, format: format, warning: report.warningText) }
+    let others = Int(report.warning_count) - 1
+    let more = others == 0 ? "" : " (and \(others) more warning\(others == 1 ? "" : "s"))"
+    return report.warningText + more
   }
 }
