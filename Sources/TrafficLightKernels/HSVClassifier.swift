@@ -58,64 +58,107 @@ public struct HSVThresholds: Sendable, Equatable, Hashable, Codable {
 /// The HSV classifier of SPEC section 3 in integer arithmetic, without division.
 ///
 /// With `d = max - min > 0` on 0...255 channels, the hexcone hue is `h = base + 60 n / d`,
-/// so `h > t` is `1000 (base d) + 60000 n > (1000 t) d`, exact in `Int`. Saturation and value
-/// compare the same way. The result equals a `Double` evaluation of the SPEC's formulas on
-/// every one of the 2^24 colours (tested).
+/// so `h > t` is `1000 (base d) + 60000 n > (1000 t) d`, exact in `Int32` (every product is
+/// below 2^27). Saturation and value compare the same way. The result equals a `Double`
+/// evaluation of the SPEC's formulas on every one of the 2^24 colours (tested).
+///
+/// The rules are evaluated without branches: every comparison becomes a 0-or-1 mask and the
+/// class is put together from the masks. A loop over a row of pixels then compiles to vector
+/// code (16 pixels per step with AVX-512), which a chain of data-dependent branches does not:
+/// on real frames those branches are mispredicted often enough to cost more than the
+/// arithmetic. `classify(r:g:b:)` and `classify(_:)` share the one formula, so the single
+/// pixel and the whole image agree by construction.
 public struct HSVClassifier: Sendable {
   public let thresholds: HSVThresholds
-  private let lowestSaturation: Int  // thousandths: the lowest of the colours' floors
-  private let value: Int  // thousandths, times 255
-  /// Per colour: hue bounds in thousandths of a degree, saturation floor in thousandths.
-  private let green: (lower: Int, upper: Int, saturation: Int)
-  private let yellow: (lower: Int, upper: Int, saturation: Int)
-  private let red: (lower: Int, upper: Int, saturation: Int)
+  private let rules: Rules
+
+  /// The thresholds in the integer units the formula compares in.
+  private struct Rules: Sendable {
+    var lowestSaturation: Int32  // thousandths: the lowest of the colours' floors
+    var value: Int32  // thousandths, times 255
+    /// Per colour: hue bounds in thousandths of a degree, saturation floor in thousandths,
+    /// and 1 when the range wraps through 0 (`lower > upper`).
+    var green: (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32)
+    var yellow: (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32)
+    var red: (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32)
+  }
 
   public init(thresholds: HSVThresholds) {
     self.thresholds = thresholds
-    func milli(_ x: Double) -> Int { Int((x * 1000).rounded()) }
-    func rule(_ range: HueRange) -> (Int, Int, Int) {
-      (milli(range.lower), milli(range.upper), milli(range.saturationFloor ?? thresholds.saturationFloor))
+    // Thresholds outside these bounds mean the same as the bounds themselves (no hue is
+    // below 0 or above 360, no saturation or value above 1), and keep every product in Int32.
+    func milli(_ x: Double, within bounds: ClosedRange<Double>) -> Int32 {
+      Int32((min(max(x, bounds.lowerBound), bounds.upperBound) * 1000).rounded())
     }
-    green = rule(thresholds.green)
-    yellow = rule(thresholds.yellow)
-    red = rule(thresholds.red)
-    lowestSaturation = min(green.saturation, yellow.saturation, red.saturation)
-    value = milli(thresholds.valueFloor) * 255
+    func rule(_ range: HueRange) -> (Int32, Int32, Int32, Int32) {
+      let lower = milli(range.lower, within: -1...361)
+      let upper = milli(range.upper, within: -1...361)
+      let saturation = milli(range.saturationFloor ?? thresholds.saturationFloor, within: -1...2)
+      return (lower, upper, saturation, range.lower > range.upper ? 1 : 0)
+    }
+    let green = rule(thresholds.green)
+    let yellow = rule(thresholds.yellow)
+    let red = rule(thresholds.red)
+    rules = Rules(
+      lowestSaturation: min(green.2, yellow.2, red.2),
+      value: milli(thresholds.valueFloor, within: -1...2) * 255,
+      green: green, yellow: yellow, red: red)
   }
 
   /// The class of one pixel.
   @inline(__always)
   public func classify(r: UInt8, g: UInt8, b: UInt8) -> PixelClass {
-    let r = Int(r)
-    let g = Int(g)
-    let b = Int(b)
-    let high = max(r, g, b)
-    let d = high &- min(r, g, b)
-    // d == 0 is grey (saturation 0, hue undefined): never a colour.
-    guard d > 0, 1000 &* d > lowestSaturation &* high, 1000 &* high > value else { return .none }
-    let scaledHue: Int  // hue * 1000 * d
-    if high == r {
-      let n = g &- b
-      scaledHue = 60_000 &* n &+ (n < 0 ? 360_000 &* d : 0)
-    } else if high == g {
-      scaledHue = 60_000 &* (b &- r) &+ 120_000 &* d
-    } else {
-      scaledHue = 60_000 &* (r &- g) &+ 240_000 &* d
-    }
-    let saturation = 1000 &* d
-    if Self.contains(green, scaledHue, d) { return saturation > green.saturation &* high ? .green : .none }
-    if Self.contains(yellow, scaledHue, d) { return saturation > yellow.saturation &* high ? .yellow : .none }
-    if Self.contains(red, scaledHue, d) { return saturation > red.saturation &* high ? .red : .none }
-    return .none
+    unsafeBitCast(Self.code(r: r, g: g, b: b, rules), to: PixelClass.self)
   }
 
+  /// The `PixelClass` raw value of one pixel, from 0-or-1 masks only.
   @inline(__always)
-  private static func contains(_ rule: (lower: Int, upper: Int, saturation: Int), _ scaledHue: Int, _ d: Int)
-    -> Bool
-  {
-    let above = scaledHue > rule.lower &* d
-    let below = scaledHue < rule.upper &* d
-    return rule.lower <= rule.upper ? (above && below) : (above || below)
+  private static func code(r: UInt8, g: UInt8, b: UInt8, _ rules: Rules) -> UInt8 {
+    @inline(__always) func bit(_ condition: Bool) -> Int32 { condition ? 1 : 0 }
+    let r = Int32(r)
+    let g = Int32(g)
+    let b = Int32(b)
+    let high = max(r, max(g, b))
+    let d = high &- min(r, min(g, b))
+    // hue * 1000 * d, from whichever channel is the maximum (red first, then green).
+    let fromRed = 60_000 &* (g &- b) &+ (g < b ? 360_000 &* d : 0)
+    let fromGreen = 60_000 &* (b &- r) &+ 120_000 &* d
+    let fromBlue = 60_000 &* (r &- g) &+ 240_000 &* d
+    let hue = high == r ? fromRed : (high == g ? fromGreen : fromBlue)
+    let saturation = 1000 &* d
+    // d == 0 is grey (saturation 0, hue undefined): never a colour.
+    let lit =
+      bit(d > 0) & bit(saturation > rules.lowestSaturation &* high) & bit(1000 &* high > rules.value)
+    @inline(__always) func holds(_ rule: (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32))
+      -> Int32
+    {
+      let above = bit(hue > rule.lower &* d)
+      let below = bit(hue < rule.upper &* d)
+      return (above & below) | (rule.wraps & (above | below))
+    }
+    @inline(__always) func saturated(_ rule: (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32))
+      -> Int32
+    {
+      bit(saturation > rule.saturation &* high)
+    }
+    // The first range that holds the hue decides; its own saturation floor then applies.
+    let green = holds(rules.green)
+    let yellow = holds(rules.yellow) & (green ^ 1)
+    let red = holds(rules.red) & (green ^ 1) & (yellow ^ 1)
+    let code =
+      (green & saturated(rules.green)) &* 3 | (yellow & saturated(rules.yellow)) &* 2
+      | (red & saturated(rules.red))
+    return UInt8(truncatingIfNeeded: code & (0 &- lit))
+  }
+
+  /// Classifies `count` interleaved RGB pixels from `pixels` into `classes`.
+  @inline(__always)
+  private static func classifyRun(
+    _ pixels: UnsafePointer<UInt8>, count: Int, into classes: UnsafeMutablePointer<UInt8>, _ rules: Rules
+  ) {
+    for i in 0..<count {
+      classes[i] = code(r: pixels[3 &* i], g: pixels[3 &* i &+ 1], b: pixels[3 &* i &+ 2], rules)
+    }
   }
 
   /// Every pixel of `image`, classified.
@@ -123,10 +166,13 @@ public struct HSVClassifier: Sendable {
   /// Complexity: O(width * height).
   public func classify(_ image: RGBImage) -> ClassMap {
     let count = image.pixelCount
+    let rules = rules
     let classes = [PixelClass](unsafeUninitializedCapacity: count) { out, initialized in
-      image.read { bytes in
-        for i in 0..<count {
-          out[i] = classify(r: bytes[3 * i], g: bytes[3 * i + 1], b: bytes[3 * i + 2])
+      if count > 0 {
+        image.read { bytes in
+          out.withMemoryRebound(to: UInt8.self) { raw in
+            Self.classifyRun(bytes.baseAddress!, count: count, into: raw.baseAddress!, rules)
+          }
         }
       }
       initialized = count

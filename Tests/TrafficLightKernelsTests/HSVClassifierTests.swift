@@ -3,41 +3,61 @@ import TrafficLight  // SeededGenerator
 import TrafficLightKernels
 
 @Suite struct HSVClassifierTests {
-  @Test func classify_seedProfile_equalsFloat64ReferenceOnAllColours() {
-    let classifier = HSVClassifier(thresholds: .seed)
+  /// Every one of the 2^24 colours, once through the single-pixel call and once through the
+  /// whole-image call (the vectorised loop), against the Float64 reference.
+  @Test(arguments: [
+    HSVThresholds.seed,
+    HSVThresholds(
+      saturationFloor: 0.35, valueFloor: 0.4, green: HueRange(95.5, 200, saturationFloor: 0.125),
+      yellow: HueRange(20, 70), red: HueRange(330, 20, saturationFloor: 0.5)),
+  ])
+  func classify_equalsFloat64ReferenceOnAllColours(thresholds: HSVThresholds) {
+    let classifier = HSVClassifier(thresholds: thresholds)
+    let everyColour = RGBImage(
+      width: 4096, height: 4096,
+      initializingWith: { bytes in
+        for colour in 0..<(1 << 24) {
+          bytes[3 * colour] = UInt8(colour >> 16)
+          bytes[3 * colour + 1] = UInt8((colour >> 8) & 255)
+          bytes[3 * colour + 2] = UInt8(colour & 255)
+        }
+      })
+    let map = classifier.classify(everyColour)
     var mismatches = 0
     var firstMismatch: (Int, Int, Int)?
-    for r in 0...255 {
-      for g in 0...255 {
-        for b in 0...255 {
-          let (r8, g8, b8) = (UInt8(r), UInt8(g), UInt8(b))
-          if classifier.classify(r: r8, g: g8, b: b8)
-            != referenceClass(r: r8, g: g8, b: b8, thresholds: .seed)
-          {
-            mismatches += 1
-            if firstMismatch == nil { firstMismatch = (r, g, b) }
-          }
-        }
+    for colour in 0..<(1 << 24) {
+      let (r, g, b) = (UInt8(colour >> 16), UInt8((colour >> 8) & 255), UInt8(colour & 255))
+      let expected = referenceClass(r: r, g: g, b: b, thresholds: thresholds)
+      if classifier.classify(r: r, g: g, b: b) != expected || map.classes[colour] != expected {
+        mismatches += 1
+        if firstMismatch == nil { firstMismatch = (Int(r), Int(g), Int(b)) }
       }
     }
     #expect(mismatches == 0, "first mismatch at \(String(describing: firstMismatch))")
   }
 
-  @Test func classify_withValueFloorAndOtherRanges_equalsReference() {
+  /// Thresholds beyond the hue circle or the unit interval mean the same as the bounds they
+  /// pass (the classifier clamps them to keep its products in 32 bits).
+  @Test func classify_outOfRangeThresholds_equalReference() {
     let thresholds = HSVThresholds(
-      saturationFloor: 0.35, valueFloor: 0.4, green: HueRange(95.5, 200, saturationFloor: 0.125),
-      yellow: HueRange(20, 70), red: HueRange(330, 20, saturationFloor: 0.5))
-    let classifier = HSVClassifier(thresholds: thresholds)
-    var generator = SeededGenerator(seed: 42)
-    for _ in 0..<500_000 {
-      let (r, g, b) = (
-        UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
-        UInt8.random(in: 0...255, using: &generator)
-      )
-      let expected = referenceClass(r: r, g: g, b: b, thresholds: thresholds)
-      guard classifier.classify(r: r, g: g, b: b) == expected else {
-        Issue.record("(\(r), \(g), \(b)) should be \(expected)")
-        return
+      saturationFloor: -3, valueFloor: 5, green: HueRange(400, 370), yellow: HueRange(-50, -10),
+      red: HueRange(-20, 1000, saturationFloor: 7))
+    let lenient = HSVThresholds(
+      saturationFloor: -3, valueFloor: -2, green: HueRange(400, 370), yellow: HueRange(-50, -10),
+      red: HueRange(-20, 1000, saturationFloor: 7))
+    for thresholds in [thresholds, lenient] {
+      let classifier = HSVClassifier(thresholds: thresholds)
+      var generator = SeededGenerator(seed: 7)
+      for _ in 0..<50_000 {
+        let (r, g, b) = (
+          UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+          UInt8.random(in: 0...255, using: &generator)
+        )
+        let expected = referenceClass(r: r, g: g, b: b, thresholds: thresholds)
+        guard classifier.classify(r: r, g: g, b: b) == expected else {
+          Issue.record("(\(r), \(g), \(b)) should be \(expected)")
+          return
+        }
       }
     }
   }
