@@ -14,8 +14,9 @@
 /// rows around them (kept converted to `Float` in a ring, each source row converted once;
 /// each loaded vector feeds the four rows' sums) into row buffers padded by `radius`
 /// replicated pixels on each side; a horizontal pass then reads each row with no clamping in
-/// its inner loop. Both passes run on `SIMD16<Float>` across the
-/// interleaved channels (see `multiplyAdd`). Working memory is `2 * radius + 8` rows of
+/// its inner loop. Both passes run on `SIMD16<Float>` across the interleaved channels (see
+/// `multiplyAdd`), 64 channels per step (`FourVectors`): each weight broadcast then feeds four
+/// independent multiply-adds. Working memory is `2 * radius + 8` rows of
 /// floats, however tall the image. Every output channel is within 1 of a `Double` blur rounded to
 /// nearest (Float error is about 1e-5 of a level; the rest is the final rounding).
 public struct GaussianBlur: Sendable {
@@ -174,18 +175,17 @@ public struct GaussianBlur: Sendable {
       }
       let out = UnsafeMutableRawPointer(sums)
       let stride = paddedCount &* 4
-      var i = 0
-      while i + 16 <= rowCount {
-        let offset = i &* 4
-        @inline(__always) func load(_ j: Int) -> SIMD16<Float> {
-          rows[j].loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
+      // The channels `offset / 4 ..< offset / 4 + V.scalarCount` of the four output rows.
+      @inline(__always) func sweep<V: BlurLanes>(_: V.Type, offset: Int) {
+        @inline(__always) func load(_ j: Int) -> V {
+          V.load(from: rows[j], offset: offset)
         }
-        @inline(__always) func weight(_ j: Int, _ q: Int) -> SIMD16<Float> {
-          SIMD16(repeating: weights[j &* 4 &+ q])
+        @inline(__always) func weight(_ j: Int, _ q: Int) -> V {
+          V(repeating: weights[j &* 4 &+ q])
         }
         // Output row q takes source rows q ..< q + taps: the first three and last three
         // source rows skip the rows whose weight is zero.
-        var a0 = SIMD16<Float>(repeating: 0)
+        var a0 = V(repeating: 0)
         var a1 = a0
         var a2 = a0
         var a3 = a0
@@ -213,10 +213,19 @@ public struct GaussianBlur: Sendable {
         a2 = multiplyAdd(a2, u1, weight(ringRows &- 2, 2))
         a3 = multiplyAdd(a3, u1, weight(ringRows &- 2, 3))
         a3 = multiplyAdd(a3, load(ringRows &- 1), weight(ringRows &- 1, 3))
-        out.storeBytes(of: a0, toByteOffset: offset, as: SIMD16<Float>.self)
-        out.storeBytes(of: a1, toByteOffset: offset &+ stride, as: SIMD16<Float>.self)
-        out.storeBytes(of: a2, toByteOffset: offset &+ 2 &* stride, as: SIMD16<Float>.self)
-        out.storeBytes(of: a3, toByteOffset: offset &+ 3 &* stride, as: SIMD16<Float>.self)
+        a0.store(to: out, offset: offset)
+        a1.store(to: out, offset: offset &+ stride)
+        a2.store(to: out, offset: offset &+ 2 &* stride)
+        a3.store(to: out, offset: offset &+ 3 &* stride)
+      }
+      var i = 0
+      // Four vectors of 16 channels per step: each weight broadcast feeds four multiply-adds.
+      while i + 64 <= rowCount {
+        sweep(FourVectors.self, offset: i &* 4)
+        i &+= 64
+      }
+      while i + 16 <= rowCount {
+        sweep(SIMD16<Float>.self, offset: i &* 4)
         i &+= 16
       }
       while i < rowCount {
@@ -268,35 +277,25 @@ public struct GaussianBlur: Sendable {
   ) {
     let input = UnsafeRawPointer(padded)
     let out = UnsafeMutableRawPointer(output)
-    let magic = SIMD16<Float>(repeating: roundingMagic)
-    @inline(__always) func store(_ s: SIMD16<Float>, at offset: Int) {
-      let bits = unsafeBitCast(s + magic, to: SIMD16<UInt32>.self)
-      out.storeBytes(
-        of: SIMD16<UInt8>(truncatingIfNeeded: bits), toByteOffset: offset, as: SIMD16<UInt8>.self)
+    // Output channels `i ..< i + V.channels`.
+    @inline(__always) func step<V: BlurLanes>(_: V.Type, at i: Int) {
+      var s = V(repeating: 0)
+      for tap in 0..<taps {
+        let v = V.load(from: input, offset: (i &+ 3 &* tap) &* 4)
+        s = multiplyAdd(s, v, V(repeating: weights[tap]))
+      }
+      s.storeRoundedBytes(to: out, offset: i)
     }
     var i = 0
-    // Two groups of 16 channels at once: two independent chains of multiply-adds keep the
-    // floating-point units busy while each chain waits on its previous step.
-    while i + 32 <= rowCount {
-      var s0 = SIMD16<Float>(repeating: 0)
-      var s1 = s0
-      for tap in 0..<taps {
-        let w = SIMD16<Float>(repeating: weights[tap])
-        let base = (i &+ 3 &* tap) &* 4
-        s0 = multiplyAdd(s0, input.loadUnaligned(fromByteOffset: base, as: SIMD16<Float>.self), w)
-        s1 = multiplyAdd(s1, input.loadUnaligned(fromByteOffset: base &+ 64, as: SIMD16<Float>.self), w)
-      }
-      store(s0, at: i)
-      store(s1, at: i &+ 16)
-      i &+= 32
+    // 64 channels per step: four independent chains of multiply-adds keep the
+    // floating-point units busy while each waits on its previous step, and each weight
+    // broadcast feeds all four.
+    while i + 64 <= rowCount {
+      step(FourVectors.self, at: i)
+      i &+= 64
     }
     while i + 16 <= rowCount {
-      var s = SIMD16<Float>(repeating: 0)
-      for tap in 0..<taps {
-        let v = input.loadUnaligned(fromByteOffset: (i &+ 3 &* tap) &* 4, as: SIMD16<Float>.self)
-        s = multiplyAdd(s, v, SIMD16<Float>(repeating: weights[tap]))
-      }
-      store(s, at: i)
+      step(SIMD16<Float>.self, at: i)
       i &+= 16
     }
     while i < rowCount {
@@ -313,12 +312,8 @@ public struct GaussianBlur: Sendable {
   /// goes through these two functions, so each output is computed the same way wherever it
   /// falls in a vector.
   @inline(__always)
-  static func multiplyAdd(_ s: SIMD16<Float>, _ v: SIMD16<Float>, _ w: SIMD16<Float>) -> SIMD16<Float> {
-    #if HOST_CPU
-      s.addingProduct(v, w)
-    #else
-      s + v * w
-    #endif
+  static func multiplyAdd<V: BlurLanes>(_ s: V, _ v: V, _ w: V) -> V {
+    V.multiplyAdd(s, v, w)
   }
 
   @inline(__always)
@@ -337,5 +332,94 @@ public struct GaussianBlur: Sendable {
   @inline(__always)
   static func roundedByte(_ value: Float) -> UInt8 {
     UInt8(truncatingIfNeeded: (value + roundingMagic).bitPattern)
+  }
+}
+
+/// A group of float channels the blur's passes work on at once: one `SIMD16<Float>`, or
+/// `FourVectors` (64 channels, where one weight broadcast feeds four multiply-adds).
+/// `SIMD64<Float>` would say the same, but the compiler splits it into scalars.
+protocol BlurLanes {
+  init(repeating: Float)
+  static func load(from base: UnsafeRawPointer, offset: Int) -> Self
+  func store(to base: UnsafeMutableRawPointer, offset: Int)
+  /// Stores each channel rounded to nearest as a byte, at `base + offset` (see
+  /// `GaussianBlur.horizontalPass`).
+  func storeRoundedBytes(to base: UnsafeMutableRawPointer, offset: Int)
+  /// `s + v * w`: one fused instruction per vector when the package is built for the host
+  /// CPU, a multiply and an add otherwise (see `GaussianBlur.multiplyAdd`).
+  static func multiplyAdd(_ s: Self, _ v: Self, _ w: Self) -> Self
+}
+
+extension SIMD16: BlurLanes where Scalar == Float {
+  @inline(__always)
+  static func load(from base: UnsafeRawPointer, offset: Int) -> Self {
+    base.loadUnaligned(fromByteOffset: offset, as: Self.self)
+  }
+
+  @inline(__always)
+  func store(to base: UnsafeMutableRawPointer, offset: Int) {
+    base.storeBytes(of: self, toByteOffset: offset, as: Self.self)
+  }
+
+  @inline(__always)
+  func storeRoundedBytes(to base: UnsafeMutableRawPointer, offset: Int) {
+    let bits = unsafeBitCast(self + Self(repeating: GaussianBlur.roundingMagic), to: SIMD16<UInt32>.self)
+    base.storeBytes(
+      of: SIMD16<UInt8>(truncatingIfNeeded: bits), toByteOffset: offset, as: SIMD16<UInt8>.self)
+  }
+
+  @inline(__always)
+  static func multiplyAdd(_ s: Self, _ v: Self, _ w: Self) -> Self {
+    #if HOST_CPU
+      s.addingProduct(v, w)
+    #else
+      s + v * w
+    #endif
+  }
+}
+
+/// 64 consecutive float channels as four `SIMD16<Float>` registers.
+struct FourVectors: BlurLanes {
+  var v0, v1, v2, v3: SIMD16<Float>
+
+  @inline(__always)
+  init(_ v0: SIMD16<Float>, _ v1: SIMD16<Float>, _ v2: SIMD16<Float>, _ v3: SIMD16<Float>) {
+    (self.v0, self.v1, self.v2, self.v3) = (v0, v1, v2, v3)
+  }
+
+  @inline(__always)
+  init(repeating value: Float) {
+    let v = SIMD16<Float>(repeating: value)
+    self.init(v, v, v, v)
+  }
+
+  @inline(__always)
+  static func load(from base: UnsafeRawPointer, offset: Int) -> Self {
+    Self(
+      .load(from: base, offset: offset), .load(from: base, offset: offset &+ 64),
+      .load(from: base, offset: offset &+ 128), .load(from: base, offset: offset &+ 192))
+  }
+
+  @inline(__always)
+  func store(to base: UnsafeMutableRawPointer, offset: Int) {
+    v0.store(to: base, offset: offset)
+    v1.store(to: base, offset: offset &+ 64)
+    v2.store(to: base, offset: offset &+ 128)
+    v3.store(to: base, offset: offset &+ 192)
+  }
+
+  @inline(__always)
+  func storeRoundedBytes(to base: UnsafeMutableRawPointer, offset: Int) {
+    v0.storeRoundedBytes(to: base, offset: offset)
+    v1.storeRoundedBytes(to: base, offset: offset &+ 16)
+    v2.storeRoundedBytes(to: base, offset: offset &+ 32)
+    v3.storeRoundedBytes(to: base, offset: offset &+ 48)
+  }
+
+  @inline(__always)
+  static func multiplyAdd(_ s: Self, _ v: Self, _ w: Self) -> Self {
+    Self(
+      .multiplyAdd(s.v0, v.v0, w.v0), .multiplyAdd(s.v1, v.v1, w.v1), .multiplyAdd(s.v2, v.v2, w.v2),
+      .multiplyAdd(s.v3, v.v3, w.v3))
   }
 }
