@@ -61,7 +61,7 @@ import TrafficLightKernels
 }
 
 @Suite struct SparseBlurTests {
-  @Test(arguments: [(1, 1), (7, 1), (1, 9), (17, 3), (45, 97)])
+  @Test(arguments: [(1, 1), (7, 1), (1, 9), (17, 3), (45, 97), (64, 5)])
   func pixel_equalsTheFullBlurBitForBit_everywhere(size: (Int, Int)) {
     for sigma in [0.0, 0.5, 2, 3.5] {
       let image = randomImage(width: size.0, height: size.1, seed: UInt64(size.0 &* 31 &+ size.1))
