@@ -29,6 +29,27 @@ import TrafficLightKernels
     #expect(different * 100 <= fast.count, "\(different) of \(fast.count) channels differ")
   }
 
+  /// The blur works in vertical strips of pixels; the strips must not show. Narrow strips
+  /// put strip edges everywhere, and kernels wider than a strip reach past the neighbouring
+  /// strips and the image's edges.
+  @Test(arguments: [0.5, 2, 3.5])
+  func blur_everyStripWidth_givesTheSameImage(sigma: Double) {
+    let image = randomImage(width: 150, height: 9, seed: 99)
+    let blur = GaussianBlur(sigma: sigma)
+    let whole = blur.apply(to: image, stripWidth: image.width)
+    for width in [1, 2, 5, 16, 21, 64, 149] {
+      #expect(blur.apply(to: image, stripWidth: width) == whole, "strips of \(width) pixels")
+    }
+    let region = PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
+    let narrow = blur.apply(to: image, stripWidth: 5)
+    for y in 0..<image.height {
+      for x in 0..<image.width where blur.pixel(x: x, y: y, in: image, region: region) != narrow[x, y] {
+        Issue.record("sigma \(sigma): (\(x), \(y)) differs from the sparse pixel")
+        return
+      }
+    }
+  }
+
   @Test(arguments: [0.5, 2, 3.5])
   func blur_uniformFrame_isUnchanged(sigma: Double) {
     let image = RGBImage(width: 37, height: 23, fill: (200, 17, 255))
@@ -61,7 +82,7 @@ import TrafficLightKernels
 }
 
 @Suite struct SparseBlurTests {
-  @Test(arguments: [(1, 1), (7, 1), (1, 9), (17, 3), (45, 97), (64, 5)])
+  @Test(arguments: [(1, 1), (7, 1), (1, 9), (17, 3), (45, 97), (64, 5), (200, 7), (333, 4)])
   func pixel_equalsTheFullBlurBitForBit_everywhere(size: (Int, Int)) {
     for sigma in [0.0, 0.5, 2, 3.5] {
       let image = randomImage(width: size.0, height: size.1, seed: UInt64(size.0 &* 31 &+ size.1))
