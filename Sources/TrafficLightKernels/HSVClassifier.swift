@@ -67,7 +67,8 @@ public struct HSVThresholds: Sendable, Equatable, Hashable, Codable {
 /// over a row of pixels then compiles to vector code (16 pixels per step with AVX-512),
 /// which a chain of data-dependent branches does not: on real frames those branches are
 /// mispredicted often enough to cost more than the arithmetic (1080p: 7.7 ms branching,
-/// 2.6 ms vectorised). On the baseline target the branching form is faster and is used.
+/// 2.6 ms with integer masks, 2.0 ms with the comparisons as exact fused multiply-adds; see
+/// `maskCode`). On the baseline target the branching form is faster and is used.
 /// `classify(r:g:b:)` and `classify(_:)` share the formula of the build, so the single pixel
 /// and the whole image agree by construction.
 public struct HSVClassifier: Sendable {
@@ -160,43 +161,73 @@ public struct HSVClassifier: Sendable {
 
   /// The formula from 0-or-1 masks only, with no branch to take: a loop over pixels
   /// vectorises (16 at a time with AVX-512).
+  ///
+  /// The comparisons run on `Float` fused multiply-adds, one instruction each where a 32-bit
+  /// integer multiply is two, and stay exact: with H = n + k d (the sector k in 0, 2, 4 or 6
+  /// and n the difference of the other two channels), the hue test `h > t` is
+  /// `60000 H > (1000 t) d`. Here `60000 H` is `2^5 * 1875 H` with `|1875 H| < 2^24`, and the
+  /// thresholds, `d` and `max` are integers below 2^24, so every operand is an exact `Float`;
+  /// `(1000 t) d - 60000 H` is an integer, and one rounding cannot change its sign or make it
+  /// zero. So `fma(1000 t, d, -60000 H) < 0` is exactly `h > t`; saturation likewise.
   @inline(__always)
   private static func maskCode(r: UInt8, g: UInt8, b: UInt8, _ rules: Rules) -> UInt8 {
+    maskCode(r: r, g: g, b: b, FloatRules(rules))
+  }
+
+  /// `Rules` with the thresholds as `Float`s (exact: all are integers below 2^24).
+  private struct FloatRules {
+    typealias Rule = (lower: Float, upper: Float, saturation: Float, wraps: Int32)
+    var value: Int32
+    var green: Rule
+    var yellow: Rule
+    var red: Rule
+
+    @inline(__always)
+    init(_ rules: Rules) {
+      @inline(__always) func convert(_ r: (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32))
+        -> Rule
+      {
+        (Float(r.lower), Float(r.upper), Float(r.saturation), r.wraps)
+      }
+      value = rules.value
+      green = convert(rules.green)
+      yellow = convert(rules.yellow)
+      red = convert(rules.red)
+    }
+  }
+
+  @inline(__always)
+  private static func maskCode(r: UInt8, g: UInt8, b: UInt8, _ rules: FloatRules) -> UInt8 {
     @inline(__always) func bit(_ condition: Bool) -> Int32 { condition ? 1 : 0 }
     let r = Int32(r)
     let g = Int32(g)
     let b = Int32(b)
     let high = max(r, max(g, b))
     let d = high &- min(r, min(g, b))
-    // hue * 1000 * d, from whichever channel is the maximum (red first, then green).
-    let fromRed = 60_000 &* (g &- b) &+ (g < b ? 360_000 &* d : 0)
-    let fromGreen = 60_000 &* (b &- r) &+ 120_000 &* d
-    let fromBlue = 60_000 &* (r &- g) &+ 240_000 &* d
-    let hue = high == r ? fromRed : (high == g ? fromGreen : fromBlue)
-    let saturation = 1000 &* d
-    // d == 0 is grey (saturation 0, hue undefined): never a colour.
-    let lit =
-      bit(d > 0) & bit(saturation > rules.lowestSaturation &* high) & bit(1000 &* high > rules.value)
-    @inline(__always) func holds(_ rule: (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32))
-      -> Int32
-    {
-      let above = bit(hue > rule.lower &* d)
-      let below = bit(hue < rule.upper &* d)
+    // Red first, then green, is the maximum; n and k as above.
+    let n = high == r ? g &- b : (high == g ? b &- r : r &- g)
+    let k: Int32 = high == r ? (g < b ? 6 : 0) : (high == g ? 2 : 4)
+    let scaledHue = 60_000 * Float(n &+ k &* d)  // hue * 1000 * d, exactly
+    let span = Float(d)
+    let value = Float(high)
+    let saturation = 1000 * span  // saturation * 1000 * max
+    // d == 0 is grey (saturation 0, hue undefined): never a colour. A colour's own
+    // saturation floor is never below the lowest, so that test is left to the colours.
+    let lit = bit(d > 0) & bit(1000 &* high > rules.value)
+    @inline(__always) func holds(_ rule: FloatRules.Rule) -> Int32 {
+      let above = bit((-scaledHue).addingProduct(rule.lower, span) < 0)
+      let below = bit((-scaledHue).addingProduct(rule.upper, span) > 0)
       return (above & below) | (rule.wraps & (above | below))
-    }
-    @inline(__always) func saturated(_ rule: (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32))
-      -> Int32
-    {
-      bit(saturation > rule.saturation &* high)
     }
     // The first range that holds the hue decides; its own saturation floor then applies.
     let green = holds(rules.green)
     let yellow = holds(rules.yellow) & (green ^ 1)
     let red = holds(rules.red) & (green ^ 1) & (yellow ^ 1)
-    let code =
-      (green & saturated(rules.green)) &* 3 | (yellow & saturated(rules.yellow)) &* 2
-      | (red & saturated(rules.red))
-    return UInt8(truncatingIfNeeded: code & (0 &- lit))
+    let floor =
+      green != 0 ? rules.green.saturation : (yellow != 0 ? rules.yellow.saturation : rules.red.saturation)
+    let saturated = bit((-saturation).addingProduct(floor, value) < 0)
+    let code = green &* 3 | yellow &* 2 | red
+    return UInt8(truncatingIfNeeded: code & (0 &- (saturated & lit)))
   }
 
   /// Classifies `count` interleaved RGB pixels from `pixels` into `classes`.
@@ -204,9 +235,16 @@ public struct HSVClassifier: Sendable {
   private static func classifyRun(
     _ pixels: UnsafePointer<UInt8>, count: Int, into classes: UnsafeMutablePointer<UInt8>, _ rules: Rules
   ) {
-    for i in 0..<count {
-      classes[i] = code(r: pixels[3 &* i], g: pixels[3 &* i &+ 1], b: pixels[3 &* i &+ 2], rules)
-    }
+    #if HOST_CPU
+      let rules = FloatRules(rules)
+      for i in 0..<count {
+        classes[i] = maskCode(r: pixels[3 &* i], g: pixels[3 &* i &+ 1], b: pixels[3 &* i &+ 2], rules)
+      }
+    #else
+      for i in 0..<count {
+        classes[i] = code(r: pixels[3 &* i], g: pixels[3 &* i &+ 1], b: pixels[3 &* i &+ 2], rules)
+      }
+    #endif
   }
 
   /// Every pixel of `image`, classified.
