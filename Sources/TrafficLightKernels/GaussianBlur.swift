@@ -366,8 +366,8 @@ public struct GaussianBlur: Sendable {
 
   #if HOST_CPU
     /// `horizontalPass` for 13 taps (radius 6: sigma above 5/3 and up to 2, which takes in
-    /// the default 2), 16 channels at a time; returns how many channels it did (whole
-    /// vectors; `horizontalPass` does the rest). `padded` must start on a 64-byte boundary
+    /// the default 2), two vectors of 16 channels at a time; returns how many channels it
+    /// did (whole vectors; `horizontalPass` does the rest). `padded` must start on a 64-byte boundary
     /// and have 16 floats readable past its end.
     ///
     /// Tap t of output channel i reads channel `i + 3t`, a vector that straddles two cache
@@ -383,7 +383,7 @@ public struct GaussianBlur: Sendable {
       _ padded: UnsafeMutablePointer<Float>, channels: Range<Int>, weights w: UnsafePointer<Float>,
       into output: UnsafeMutablePointer<UInt8>
     ) -> Int {
-      precondition(channels.lowerBound % 16 == 0, "chunks start on whole vectors")
+      precondition(channels.lowerBound % 16 == 0, "runs start on whole vectors")
       let input = UnsafeRawPointer(padded)
       let out = UnsafeMutableRawPointer(output)
       @inline(__always) func aligned(_ j: Int) -> SIMD16<Float> {
