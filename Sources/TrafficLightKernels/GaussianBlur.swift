@@ -516,8 +516,12 @@ extension SIMD16: BlurLanes where Scalar == Float {
   @inline(__always)
   func storeRoundedBytes(to base: UnsafeMutableRawPointer, offset: Int) {
     let bits = unsafeBitCast(self + Self(repeating: GaussianBlur.roundingMagic), to: SIMD16<UInt32>.self)
-    base.storeBytes(
-      of: SIMD16<UInt8>(truncatingIfNeeded: bits), toByteOffset: offset, as: SIMD16<UInt8>.self)
+    // Lane by lane, which compiles to one truncating store (`vpmovdb`); the vector
+    // conversion `SIMD16<UInt8>(truncatingIfNeeded:)` became a truncate of half the lanes
+    // and a byte permute.
+    var bytes = SIMD16<UInt8>()
+    for lane in 0..<16 { bytes[lane] = UInt8(truncatingIfNeeded: bits[lane]) }
+    base.storeBytes(of: bytes, toByteOffset: offset, as: SIMD16<UInt8>.self)
   }
 
   @inline(__always)
