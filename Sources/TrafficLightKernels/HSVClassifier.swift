@@ -177,7 +177,8 @@ public struct HSVClassifier: Sendable {
   /// `Rules` with the thresholds as `Float`s (exact: all are integers below 2^24).
   private struct FloatRules {
     typealias Rule = (lower: Float, upper: Float, saturation: Float, wraps: Int32)
-    var value: Int32
+    /// `1000 max > value` is `max > floor(value / 1000)` for an integer `max`.
+    var valueLevel: Int32
     var green: Rule
     var yellow: Rule
     var red: Rule
@@ -189,7 +190,7 @@ public struct HSVClassifier: Sendable {
       {
         (Float(r.lower), Float(r.upper), Float(r.saturation), r.wraps)
       }
-      value = rules.value
+      valueLevel = rules.value >= 0 ? rules.value / 1000 : -((999 - rules.value) / 1000)
       green = convert(rules.green)
       yellow = convert(rules.yellow)
       red = convert(rules.red)
@@ -206,14 +207,16 @@ public struct HSVClassifier: Sendable {
     let d = high &- min(r, min(g, b))
     // Red first, then green, is the maximum; n and k as above.
     let n = high == r ? g &- b : (high == g ? b &- r : r &- g)
-    let k: Int32 = high == r ? (g < b ? 6 : 0) : (high == g ? 2 : 4)
-    let scaledHue = 60_000 * Float(n &+ k &* d)  // hue * 1000 * d, exactly
+    let d2 = d &+ d
+    let d4 = d2 &+ d2
+    let kd = high == r ? (g < b ? d4 &+ d2 : 0) : (high == g ? d2 : d4)  // k d, with adds
+    let scaledHue = 60_000 * Float(n &+ kd)  // hue * 1000 * d, exactly
     let span = Float(d)
     let value = Float(high)
     let saturation = 1000 * span  // saturation * 1000 * max
     // d == 0 is grey (saturation 0, hue undefined): never a colour. A colour's own
     // saturation floor is never below the lowest, so that test is left to the colours.
-    let lit = bit(d > 0) & bit(1000 &* high > rules.value)
+    let lit = bit(d > 0) & bit(high > rules.valueLevel)
     @inline(__always) func holds(_ rule: FloatRules.Rule) -> Int32 {
       let above = bit((-scaledHue).addingProduct(rule.lower, span) < 0)
       let below = bit((-scaledHue).addingProduct(rule.upper, span) > 0)
