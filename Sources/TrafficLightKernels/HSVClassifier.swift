@@ -73,17 +73,26 @@ public struct HSVThresholds: Sendable, Equatable, Hashable, Codable {
 /// and the whole image agree by construction.
 public struct HSVClassifier: Sendable {
   public let thresholds: HSVThresholds
-  private let rules: Rules
+  /// The thresholds in the form this build's formula compares with (see `code`).
+  #if HOST_CPU
+    private let rules: FloatRules
+  #else
+    private let rules: Rules
+  #endif
+
+  /// One colour's rule: hue bounds in thousandths of a degree, saturation floor in
+  /// thousandths, and 1 when the range wraps through 0 (`lower > upper`).
+  private typealias Rule = (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32)
 
   /// The thresholds in the integer units the formula compares in.
   private struct Rules: Sendable {
     var lowestSaturation: Int32  // thousandths: the lowest of the colours' floors
-    var value: Int32  // thousandths, times 255
-    /// Per colour: hue bounds in thousandths of a degree, saturation floor in thousandths,
-    /// and 1 when the range wraps through 0 (`lower > upper`).
-    var green: (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32)
-    var yellow: (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32)
-    var red: (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32)
+    /// `max / 255 > valueFloor` is `1000 max > 255 (1000 valueFloor)`, which for an integer
+    /// `max` is `max > floor(255 (1000 valueFloor) / 1000)`: this level.
+    var valueLevel: Int32
+    var green: Rule
+    var yellow: Rule
+    var red: Rule
   }
 
   public init(thresholds: HSVThresholds) {
@@ -93,7 +102,7 @@ public struct HSVClassifier: Sendable {
     func milli(_ x: Double, within bounds: ClosedRange<Double>) -> Int32 {
       Int32((min(max(x, bounds.lowerBound), bounds.upperBound) * 1000).rounded())
     }
-    func rule(_ range: HueRange) -> (Int32, Int32, Int32, Int32) {
+    func rule(_ range: HueRange) -> Rule {
       let lower = milli(range.lower, within: -1...361)
       let upper = milli(range.upper, within: -1...361)
       let saturation = milli(range.saturationFloor ?? thresholds.saturationFloor, within: -1...2)
@@ -102,25 +111,30 @@ public struct HSVClassifier: Sendable {
     let green = rule(thresholds.green)
     let yellow = rule(thresholds.yellow)
     let red = rule(thresholds.red)
-    rules = Rules(
-      lowestSaturation: min(green.2, yellow.2, red.2),
-      value: milli(thresholds.valueFloor, within: -1...2) * 255,
-      green: green, yellow: yellow, red: red)
+    let value = milli(thresholds.valueFloor, within: -1...2) * 255
+    let integer = Rules(
+      lowestSaturation: min(green.saturation, yellow.saturation, red.saturation),
+      valueLevel: value >= 0 ? value / 1000 : -((999 - value) / 1000), green: green, yellow: yellow, red: red)
+    #if HOST_CPU
+      rules = FloatRules(integer)
+    #else
+      rules = integer
+    #endif
   }
 
   /// The class of one pixel.
   @inline(__always)
   public func classify(r: UInt8, g: UInt8, b: UInt8) -> PixelClass {
-    unsafeBitCast(Self.code(r: r, g: g, b: b, rules), to: PixelClass.self)
+    unsafeBitCast(code(r: r, g: g, b: b), to: PixelClass.self)
   }
 
-  /// The `PixelClass` raw value of one pixel.
+  /// The `PixelClass` raw value of one pixel, by this build's formula.
   @inline(__always)
-  private static func code(r: UInt8, g: UInt8, b: UInt8, _ rules: Rules) -> UInt8 {
+  private func code(r: UInt8, g: UInt8, b: UInt8) -> UInt8 {
     #if HOST_CPU
-      maskCode(r: r, g: g, b: b, rules)
+      Self.maskCode(r: r, g: g, b: b, rules)
     #else
-      branchingCode(r: r, g: g, b: b, rules)
+      Self.branchingCode(r: r, g: g, b: b, rules)
     #endif
   }
 
@@ -136,7 +150,7 @@ public struct HSVClassifier: Sendable {
     let high = max(r, max(g, b))
     let d = high &- min(r, min(g, b))
     let saturation = 1000 &* d
-    guard d > 0, saturation > rules.lowestSaturation &* high, 1000 &* high > rules.value else { return 0 }
+    guard d > 0, saturation > rules.lowestSaturation &* high, high > rules.valueLevel else { return 0 }
     let hue: Int32  // hue * 1000 * d
     if high == r {
       let n = g &- b
@@ -146,9 +160,7 @@ public struct HSVClassifier: Sendable {
     } else {
       hue = 60_000 &* (r &- g) &+ 240_000 &* d
     }
-    @inline(__always) func holds(_ rule: (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32))
-      -> Bool
-    {
+    @inline(__always) func holds(_ rule: Rule) -> Bool {
       let above = hue > rule.lower &* d
       let below = hue < rule.upper &* d
       return rule.wraps == 0 ? (above && below) : (above || below)
@@ -169,28 +181,19 @@ public struct HSVClassifier: Sendable {
   /// thresholds, `d` and `max` are integers below 2^24, so every operand is an exact `Float`;
   /// `(1000 t) d - 60000 H` is an integer, and one rounding cannot change its sign or make it
   /// zero. So `fma(1000 t, d, -60000 H) < 0` is exactly `h > t`; saturation likewise.
-  @inline(__always)
-  private static func maskCode(r: UInt8, g: UInt8, b: UInt8, _ rules: Rules) -> UInt8 {
-    maskCode(r: r, g: g, b: b, FloatRules(rules))
-  }
-
   /// `Rules` with the thresholds as `Float`s (exact: all are integers below 2^24).
-  private struct FloatRules {
+  private struct FloatRules: Sendable {
     typealias Rule = (lower: Float, upper: Float, saturation: Float, wraps: Int32)
-    /// `1000 max > value` is `max > floor(value / 1000)` for an integer `max`.
     var valueLevel: Int32
     var green: Rule
     var yellow: Rule
     var red: Rule
 
-    @inline(__always)
     init(_ rules: Rules) {
-      @inline(__always) func convert(_ r: (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32))
-        -> Rule
-      {
+      func convert(_ r: HSVClassifier.Rule) -> Rule {
         (Float(r.lower), Float(r.upper), Float(r.saturation), r.wraps)
       }
-      valueLevel = rules.value >= 0 ? rules.value / 1000 : -((999 - rules.value) / 1000)
+      valueLevel = rules.valueLevel
       green = convert(rules.green)
       yellow = convert(rules.yellow)
       red = convert(rules.red)
@@ -235,19 +238,12 @@ public struct HSVClassifier: Sendable {
 
   /// Classifies `count` interleaved RGB pixels from `pixels` into `classes`.
   @inline(__always)
-  private static func classifyRun(
-    _ pixels: UnsafePointer<UInt8>, count: Int, into classes: UnsafeMutablePointer<UInt8>, _ rules: Rules
+  private func classifyRun(
+    _ pixels: UnsafePointer<UInt8>, count: Int, into classes: UnsafeMutablePointer<UInt8>
   ) {
-    #if HOST_CPU
-      let rules = FloatRules(rules)
-      for i in 0..<count {
-        classes[i] = maskCode(r: pixels[3 &* i], g: pixels[3 &* i &+ 1], b: pixels[3 &* i &+ 2], rules)
-      }
-    #else
-      for i in 0..<count {
-        classes[i] = code(r: pixels[3 &* i], g: pixels[3 &* i &+ 1], b: pixels[3 &* i &+ 2], rules)
-      }
-    #endif
+    for i in 0..<count {
+      classes[i] = code(r: pixels[3 &* i], g: pixels[3 &* i &+ 1], b: pixels[3 &* i &+ 2])
+    }
   }
 
   /// Every pixel of `image`, classified.
@@ -255,12 +251,11 @@ public struct HSVClassifier: Sendable {
   /// Complexity: O(width * height).
   public func classify(_ image: RGBImage) -> ClassMap {
     let count = image.pixelCount
-    let rules = rules
     let classes = [PixelClass](unsafeUninitializedCapacity: count) { out, initialized in
       if count > 0 {
         image.read { bytes in
           out.withMemoryRebound(to: UInt8.self) { raw in
-            Self.classifyRun(bytes.baseAddress!, count: count, into: raw.baseAddress!, rules)
+            classifyRun(bytes.baseAddress!, count: count, into: raw.baseAddress!)
           }
         }
       }
