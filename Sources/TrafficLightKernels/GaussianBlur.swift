@@ -116,7 +116,7 @@ public struct GaussianBlur: Sendable {
                 }
                 Self.verticalSums(
                   ring: ring, ringRows: ringRows, ringStride: ringStride, top: top - radius, height: height,
-                  weights: blockBuffer.baseAddress!, channels: 0..<(high - low),
+                  weights: blockBuffer.baseAddress!, count: high - low,
                   into: padded + (low - first + padding), paddedStride: paddedStride)
                 for q in 0..<min(block, height - top) {
                   let row = padded + q * paddedStride
@@ -127,7 +127,7 @@ public struct GaussianBlur: Sendable {
                       row, after: rowCount - first + padding, count: end + padding - rowCount)
                   }
                   Self.horizontalPass(
-                    row, channels: 0..<(end - first), taps: taps, weights: weights,
+                    row, count: end - first, taps: taps, weights: weights,
                     into: destination + (top + q) * rowCount + first)
                 }
               }
@@ -210,7 +210,7 @@ public struct GaussianBlur: Sendable {
   @inline(__always)
   static func verticalSums(
     ring: UnsafeMutablePointer<Float>, ringRows: Int, ringStride: Int, top: Int, height: Int,
-    weights: UnsafePointer<Float>, channels: Range<Int>, into sums: UnsafeMutablePointer<Float>,
+    weights: UnsafePointer<Float>, count: Int, into sums: UnsafeMutablePointer<Float>,
     paddedStride: Int
   ) {
     withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: ringRows) { rows in
@@ -220,7 +220,7 @@ public struct GaussianBlur: Sendable {
       }
       let out = UnsafeMutableRawPointer(sums)
       let stride = paddedStride &* 4
-      // The channels `offset / 4 ..< offset / 4 + V.scalarCount` of the four output rows.
+      // The channels `offset / 4 ..< offset / 4 + V.channels` of the four output rows.
       @inline(__always) func sweep<V: BlurLanes>(_: V.Type, offset: Int) {
         @inline(__always) func load(_ j: Int) -> V {
           V.load(from: rows[j], offset: offset)
@@ -263,17 +263,17 @@ public struct GaussianBlur: Sendable {
         a2.store(to: out, offset: offset &+ 2 &* stride)
         a3.store(to: out, offset: offset &+ 3 &* stride)
       }
-      var i = channels.lowerBound
+      var i = 0
       // Four vectors of 16 channels per step: each weight broadcast feeds four multiply-adds.
-      while i + WideLanes.channels <= channels.upperBound {
+      while i + WideLanes.channels <= count {
         sweep(WideLanes.self, offset: i &* 4)
         i &+= WideLanes.channels
       }
-      while i + 16 <= channels.upperBound {
+      while i + 16 <= count {
         sweep(SIMD16<Float>.self, offset: i &* 4)
         i &+= 16
       }
-      while i < channels.upperBound {
+      while i < count {
         var a: (Float, Float, Float, Float) = (0, 0, 0, 0)
         for j in 0..<ringRows {
           let v = rows[j].load(fromByteOffset: i &* 4, as: Float.self)
@@ -326,16 +326,15 @@ public struct GaussianBlur: Sendable {
   /// low byte is the result.
   @inline(__always)
   static func horizontalPass(
-    _ padded: UnsafeMutablePointer<Float>, channels: Range<Int>, taps: Int,
+    _ padded: UnsafeMutablePointer<Float>, count: Int, taps: Int,
     weights: UnsafePointer<Float>, into output: UnsafeMutablePointer<UInt8>
   ) {
     let input = UnsafeRawPointer(padded)
     let out = UnsafeMutableRawPointer(output)
-    var i = channels.lowerBound
+    var i = 0
     #if HOST_CPU
-      if taps == 13 { i = horizontalPass13(padded, channels: channels, weights: weights, into: output) }
+      if taps == 13 { i = horizontalPass13(padded, count: count, weights: weights, into: output) }
     #endif
-    let end = channels.upperBound
     // Output channels `i ..< i + V.channels`.
     @inline(__always) func step<V: BlurLanes>(_: V.Type, at i: Int) {
       var s = V(repeating: 0)
@@ -348,15 +347,15 @@ public struct GaussianBlur: Sendable {
     // 64 channels per step: four independent chains of multiply-adds keep the
     // floating-point units busy while each waits on its previous step, and each weight
     // broadcast feeds all four.
-    while i + WideLanes.channels <= end {
+    while i + WideLanes.channels <= count {
       step(WideLanes.self, at: i)
       i &+= WideLanes.channels
     }
-    while i + 16 <= end {
+    while i + 16 <= count {
       step(SIMD16<Float>.self, at: i)
       i &+= 16
     }
-    while i < end {
+    while i < count {
       var s: Float = 0
       for tap in 0..<taps { s = multiplyAdd(s, padded[i + 3 * tap], weights[tap]) }
       output[i] = roundedByte(s)
@@ -380,10 +379,9 @@ public struct GaussianBlur: Sendable {
     /// order, so every output is the same bit for bit.
     @inline(__always)
     static func horizontalPass13(
-      _ padded: UnsafeMutablePointer<Float>, channels: Range<Int>, weights w: UnsafePointer<Float>,
+      _ padded: UnsafeMutablePointer<Float>, count: Int, weights w: UnsafePointer<Float>,
       into output: UnsafeMutablePointer<UInt8>
     ) -> Int {
-      precondition(channels.lowerBound % 16 == 0, "runs start on whole vectors")
       let input = UnsafeRawPointer(padded)
       let out = UnsafeMutableRawPointer(output)
       @inline(__always) func aligned(_ j: Int) -> SIMD16<Float> {
@@ -413,11 +411,11 @@ public struct GaussianBlur: Sendable {
         s = multiplyAdd(s, unaligned(i &+ 36), weight(12))
         return s
       }
-      var j = channels.lowerBound / 16  // output channels 16j ..< 16j + 16
+      var j = 0  // output channels 16j ..< 16j + 16
       var a0 = aligned(j)
       var a1 = aligned(j &+ 1)
       var a2 = aligned(j &+ 2)
-      while (j &+ 2) &* 16 <= channels.upperBound {
+      while (j &+ 2) &* 16 <= count {
         let a3 = aligned(j &+ 3)
         let a4 = aligned(j &+ 4)
         blurred(a0, a1, a2, a3, at: j).storeRoundedBytes(to: out, offset: j &* 16)
@@ -425,7 +423,7 @@ public struct GaussianBlur: Sendable {
         (a0, a1, a2) = (a2, a3, a4)
         j &+= 2
       }
-      if (j &+ 1) &* 16 <= channels.upperBound {
+      if (j &+ 1) &* 16 <= count {
         blurred(a0, a1, a2, aligned(j &+ 3), at: j).storeRoundedBytes(to: out, offset: j &* 16)
         j &+= 1
       }
