@@ -57,7 +57,7 @@ public struct FramePipeline: Sendable {
       // The sparse path: blur and classify the sampled pixels only.
       let decision = sampler.sample(width: area.width, height: area.height) { x, y in
         let (r, g, b) = blur.pixel(x: x, y: y, in: image, region: area)
-        return (classifier.classify(r: r, g: g, b: b), max(r, g, b))
+        return (classifier.classify(r: r, g: g, b: b), PixelColor(r: r, g: g, b: b))
       }
       return FrameResult(decision: decision, region: area)
     }

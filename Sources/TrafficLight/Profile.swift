@@ -27,6 +27,7 @@ public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
 /// {"name": "night", "sigma": 2.0, "points": 7, "columns": 3, "orientation": "vertical",
 ///  "positionWeight": 3, "lampOrder": ["red", "yellow", "green"], "relativeBrightness": 0.5,
 ///  "brightnessFallback": {"margin": 0.02, "floor": 0.3},
+///  "warmSplit": {"hue": 10, "lower": 335, "upper": 65, "saturationFloor": 0.15, "valueFloor": 0.35},
 ///  "thresholds": {"saturationFloor": 0.5, "valueFloor": 0.3,
 ///                 "green": {"lower": 100, "upper": 220, "saturationFloor": 0.2},
 ///                 "yellow": {"lower": 5, "upper": 60}, "red": {"lower": 340, "upper": 5}}}
@@ -59,30 +60,39 @@ public struct Profile: Sendable, Equatable, Codable {
   ///   centred and arrows light only part of a lamp, so a single centre column misses them.
   ///   (Five lines cross-validated at 97.4% on mit-crops, nine at 97.9%; the other folders
   ///   alike.)
-  /// - A value floor (0.4) instead of the article's saturation floor alone: unlit lamps in
+  /// - A value floor (0.35) instead of the article's saturation floor alone: unlit lamps in
   ///   dark housings keep a saturated but dim tint, and must not vote.
-  /// - Saturation floors of 0.1 to 0.4, per colour, instead of 0.8: real lamps are blown
-  ///   out to a near-white core with a thin saturated rim; red and green survive with the
-  ///   least saturation, yellow needs the most to stay apart from white and cream.
+  /// - Saturation floors of 0.15 to 0.4, per colour, instead of 0.8: real lamps are blown
+  ///   out to a near-white core with a thin saturated rim; green survives with the least
+  ///   saturation, yellow needs the most to stay apart from white and cream (and from
+  ///   yellow-painted housings), and red sits between, above the pink tint of grey housings.
   /// - Green from 90 to 200 degrees: real and simulated greens run from pure green (120)
   ///   to cyan (about 190); above 200 is grey-blue sky and housing.
   /// - Red from 335 through 0 to 5 (the article's window, a little wider), yellow from 5 to
-  ///   65: an orange-rimmed red lamp reads as yellow only where it is strongly saturated,
-  ///   and there the position weight outvotes it.
+  ///   65.
   /// - A point on the lamp its colour belongs to (red top, yellow middle, green bottom)
   ///   votes 8: position is strong evidence, and it outweighs stray tints elsewhere.
+  /// - When the vote says red or yellow, the most saturated warm point chooses between them
+  ///   (`WarmSplit`: above 10 degrees is yellow). Amber lamps blown out to a red-orange rim
+  ///   read red by points (15 of 35 yellow US crops did); their most saturated point is
+  ///   amber. The split's window is the red and yellow windows together, above the value
+  ///   floor; its saturation floor (0.15) keeps grey points out. Any boundary from 4 to 16
+  ///   degrees and any floor from 0.05 to 0.25 reads the shared datasets the same.
   /// - When no point has a colour, the lit lamp is read from brightness: a blown-out lamp
-  ///   in a painted housing has no hue left, but it is brighter than the unlit ones.
+  ///   in a painted housing has no hue left, but it is brighter than the unlit ones. Any
+  ///   difference counts (margin 0): about one US crop in nine and most car-park frames
+  ///   are read this way.
   public static let `default` = Profile(
     name: "default", sigma: 2,
     thresholds: HSVThresholds(
-      saturationFloor: 0.1, valueFloor: 0.4,
+      saturationFloor: 0.15, valueFloor: 0.35,
       green: HueRange(90, 200, saturationFloor: 0.15),
       yellow: HueRange(5, 65, saturationFloor: 0.4),
-      red: HueRange(335, 5, saturationFloor: 0.1)),
+      red: HueRange(335, 5, saturationFloor: 0.2)),
     sampler: SevenPointSampler(
       points: 9, columns: 9, positionWeight: 8,
-      brightnessFallback: BrightnessFallback(margin: 0.02, floor: 0.3)))
+      brightnessFallback: BrightnessFallback(margin: 0, floor: 0.3),
+      warmSplit: WarmSplit(hue: 10, lower: 335, upper: 65, saturationFloor: 0.15, valueFloor: 0.35)))
 
   public static let builtIn: [Profile] = [.seed, .default]
 
@@ -136,6 +146,19 @@ public struct Profile: Sendable, Equatable, Codable {
     {
       return "brightnessFallback margin and floor must be between 0 and 1"
     }
+    if let split = sampler.warmSplit {
+      if !(split.hue >= -180 && split.hue <= 180) {
+        return "warmSplit hue must be between -180 and 180 degrees, not \(split.hue)"
+      }
+      for bound in [split.lower, split.upper] where !(bound >= 0 && bound <= 360) {
+        return "warmSplit lower and upper must be in 0...360 degrees, not \(bound)"
+      }
+      if !(split.saturationFloor >= 0 && split.saturationFloor < 1 && split.valueFloor >= 0
+        && split.valueFloor < 1)
+      {
+        return "warmSplit saturationFloor and valueFloor must be in 0..<1"
+      }
+    }
     let t = thresholds
     if !(t.saturationFloor >= 0 && t.saturationFloor < 1) {
       return "saturationFloor must be in 0..<1, not \(t.saturationFloor)"
@@ -161,7 +184,7 @@ public struct Profile: Sendable, Equatable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case name, sigma, thresholds, points, columns, orientation, positionWeight, lampOrder, relativeBrightness
-    case brightnessFallback
+    case brightnessFallback, warmSplit
   }
 
   /// Decodes the flat JSON form; keys left out take the seed's values. The values are not
@@ -186,6 +209,7 @@ public struct Profile: Sendable, Equatable, Codable {
       try container.decodeIfPresent(Double.self, forKey: .relativeBrightness) ?? sampler.relativeBrightness
     sampler.brightnessFallback = try container.decodeIfPresent(
       BrightnessFallback.self, forKey: .brightnessFallback)
+    sampler.warmSplit = try container.decodeIfPresent(WarmSplit.self, forKey: .warmSplit)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -200,6 +224,7 @@ public struct Profile: Sendable, Equatable, Codable {
     try container.encode(sampler.lampOrder, forKey: .lampOrder)
     try container.encode(sampler.relativeBrightness, forKey: .relativeBrightness)
     try container.encodeIfPresent(sampler.brightnessFallback, forKey: .brightnessFallback)
+    try container.encodeIfPresent(sampler.warmSplit, forKey: .warmSplit)
   }
 
   private static func describe(_ error: DecodingError) -> String {

@@ -8,19 +8,119 @@ public enum Orientation: String, Sendable, Codable, CaseIterable {
   case horizontal
 }
 
-/// One sampled pixel: where, its class, and its brightness (the largest channel of the
-/// blurred pixel, 0...255).
+/// A sampled pixel's blurred channels (0...255), with the HSV terms of SPEC section 3 that
+/// the sampler's own rules use.
+public struct PixelColor: Sendable, Equatable, Hashable {
+  public var r: UInt8
+  public var g: UInt8
+  public var b: UInt8
+
+  public init(r: UInt8, g: UInt8, b: UInt8) {
+    self.r = r
+    self.g = g
+    self.b = b
+  }
+
+  /// A grey of this level.
+  public init(gray: UInt8) {
+    self.init(r: gray, g: gray, b: gray)
+  }
+
+  /// The largest channel: the pixel's brightness.
+  public var value: UInt8 { max(r, g, b) }
+
+  /// `(max - min) / max`; 0 for black and greys.
+  public var saturation: Double {
+    let high = Double(max(r, g, b))
+    return high == 0 ? 0 : (high - Double(min(r, g, b))) / high
+  }
+
+  /// The hexcone hue in degrees, 0 ..< 360; 0 for greys.
+  public var hue: Double {
+    let (r, g, b) = (Double(r), Double(g), Double(b))
+    let high = max(r, g, b)
+    let spread = high - min(r, g, b)
+    guard spread > 0 else { return 0 }
+    let hue: Double
+    if high == r {
+      hue = 60 * (g - b) / spread
+    } else if high == g {
+      hue = 60 * (b - r) / spread + 120
+    } else {
+      hue = 60 * (r - g) / spread + 240
+    }
+    return hue < 0 ? hue + 360 : hue
+  }
+}
+
+/// One sampled pixel: where, its class, and its blurred colour.
 public struct SamplePoint: Sendable, Equatable, Hashable {
   public var x: Int
   public var y: Int
   public var pixelClass: PixelClass
-  public var value: UInt8
+  public var color: PixelColor
 
-  public init(x: Int, y: Int, pixelClass: PixelClass, value: UInt8 = 0) {
+  public init(x: Int, y: Int, pixelClass: PixelClass, color: PixelColor = PixelColor(gray: 0)) {
     self.x = x
     self.y = y
     self.pixelClass = pixelClass
-    self.value = value
+    self.color = color
+  }
+
+  /// The brightness, 0...255: the largest channel of the blurred pixel.
+  public var value: UInt8 { color.value }
+}
+
+/// Red against yellow by hue, decided by the most saturated warm point.
+///
+/// Counting red and yellow points confuses the two on real photos: red lamps carry an orange
+/// halo, and blown-out amber lamps a red-orange rim, so either can end up with more points
+/// of the other colour. The most saturated part of the lamp keeps its hue better: on the US
+/// crops, under 10 degrees on red lamps and 11 to 60 on amber ones. So when the vote picks
+/// red or yellow, the warm point with the highest saturation decides: yellow if its hue,
+/// counted from -180 to 180 degrees, is above `hue`, red otherwise. With no warm point the
+/// vote stands.
+public struct WarmSplit: Sendable, Equatable, Hashable, Codable {
+  /// The boundary between red and yellow, in degrees from -180 to 180 (negative is magenta-red).
+  public var hue: Double
+  /// A warm point's hue lies between `lower` and `upper` (degrees, `lower < h < upper`,
+  /// wrapping through 0 when `lower > upper`, as in `HueRange`).
+  public var lower: Double
+  public var upper: Double
+  /// A warm point's saturation and value (in 0...1) are above these.
+  public var saturationFloor: Double
+  public var valueFloor: Double
+
+  public init(hue: Double, lower: Double, upper: Double, saturationFloor: Double, valueFloor: Double) {
+    self.hue = hue
+    self.lower = lower
+    self.upper = upper
+    self.saturationFloor = saturationFloor
+    self.valueFloor = valueFloor
+  }
+
+  /// The colour the most saturated warm point of `samples` names (the first such point
+  /// when several share its saturation), or `nil` when no point is warm.
+  ///
+  /// Complexity: O(samples).
+  public func decide(_ samples: [SamplePoint]) -> SignalColor? {
+    var strongest: PixelColor?
+    var strongestSaturation = -1.0
+    for sample in samples {
+      let color = sample.color
+      let saturation = color.saturation
+      guard saturation > strongestSaturation, saturation > saturationFloor,
+        Double(color.value) / 255 > valueFloor, isWarm(hue: color.hue)
+      else { continue }
+      strongest = color
+      strongestSaturation = saturation
+    }
+    guard let hue = strongest?.hue else { return nil }
+    return (hue > 180 ? hue - 360 : hue) > self.hue ? .yellow : .red
+  }
+
+  private func isWarm(hue h: Double) -> Bool {
+    lower < upper ? (h > lower && h < upper) : (h > lower || h < upper)
   }
 }
 
@@ -52,9 +152,10 @@ public struct BrightnessFallback: Sendable, Equatable, Hashable, Codable {
 /// is the lamp that `lampOrder` puts in its third of the light; a point dimmer than
 /// `relativeBrightness` times the brightest point does not vote. The colour with the most
 /// votes wins; a tie goes to the more restrictive colour (red over yellow over green); no
-/// votes gives `unknown`, or the `brightnessFallback`'s answer when one is set. With the
-/// defaults (one column, weight 1, no brightness rules) this is the article's rule with its
-/// bugs fixed.
+/// votes gives `unknown`, or the `brightnessFallback`'s answer when one is set. When the vote
+/// picks red or yellow and a `warmSplit` is set, the split chooses between the two. With the
+/// defaults (one column, weight 1, no brightness rules, no split) this is the article's rule
+/// with its bugs fixed.
 public struct SevenPointSampler: Sendable, Equatable {
   public var points: Int
   public var columns: Int
@@ -64,11 +165,12 @@ public struct SevenPointSampler: Sendable, Equatable {
   public var lampOrder: [SignalColor]
   public var relativeBrightness: Double
   public var brightnessFallback: BrightnessFallback?
+  public var warmSplit: WarmSplit?
 
   public init(
     points: Int = 7, columns: Int = 1, orientation: Orientation = .vertical, positionWeight: Double = 1,
     lampOrder: [SignalColor] = [.red, .yellow, .green], relativeBrightness: Double = 0,
-    brightnessFallback: BrightnessFallback? = nil
+    brightnessFallback: BrightnessFallback? = nil, warmSplit: WarmSplit? = nil
   ) {
     precondition(points >= 1, "the sampler needs at least one point")
     precondition(columns >= 1, "the sampler needs at least one column")
@@ -80,6 +182,7 @@ public struct SevenPointSampler: Sendable, Equatable {
     self.lampOrder = lampOrder
     self.relativeBrightness = relativeBrightness
     self.brightnessFallback = brightnessFallback
+    self.warmSplit = warmSplit
   }
 
   /// A sampled position: pixel coordinates, which third of the light it lies in, and
@@ -121,18 +224,18 @@ public struct SevenPointSampler: Sendable, Equatable {
 
   /// Samples a classified crop (brightness unknown: every point counts as fully bright).
   public func sample(_ map: ClassMap) -> FrameDecision {
-    sample(width: map.width, height: map.height) { x, y in (map[x, y], 255) }
+    sample(width: map.width, height: map.height) { x, y in (map[x, y], PixelColor(gray: 255)) }
   }
 
   /// Samples a crop through `probe(x, y)`, called once per point, which gives the point's
-  /// class and brightness: callers classify only the pixels sampled.
+  /// class and blurred colour: callers classify only the pixels sampled.
   public func sample(
-    width: Int, height: Int, probe: (_ x: Int, _ y: Int) -> (PixelClass, UInt8)
+    width: Int, height: Int, probe: (_ x: Int, _ y: Int) -> (PixelClass, PixelColor)
   ) -> FrameDecision {
     let positions = positions(width: width, height: height)
     let samples = positions.map { position in
-      let (pixelClass, value) = probe(position.x, position.y)
-      return SamplePoint(x: position.x, y: position.y, pixelClass: pixelClass, value: value)
+      let (pixelClass, color) = probe(position.x, position.y)
+      return SamplePoint(x: position.x, y: position.y, pixelClass: pixelClass, color: color)
     }
     let brightest = samples.map(\.value).max() ?? 0
     let dimmest = Double(brightest) * relativeBrightness
@@ -150,6 +253,9 @@ public struct SevenPointSampler: Sendable, Equatable {
       color = candidate
       best = scores[candidate, default: 0]
     }
+    if color == .red || color == .yellow, let split = warmSplit?.decide(samples) {
+      color = split
+    }
     var usedFallback = false
     if color == .unknown, let fallback = brightnessFallback,
       let lit = litThird(samples: samples, positions: positions, fallback), lampOrder.indices.contains(lit)
@@ -166,7 +272,7 @@ public struct SevenPointSampler: Sendable, Equatable {
       sample(width: crop.width, height: crop.height) { x, y in
         let i = (y * crop.width + x) * 3
         let (r, g, b) = (bytes[i], bytes[i + 1], bytes[i + 2])
-        return (classifier.classify(r: r, g: g, b: b), max(r, g, b))
+        return (classifier.classify(r: r, g: g, b: b), PixelColor(r: r, g: g, b: b))
       }
     }
   }

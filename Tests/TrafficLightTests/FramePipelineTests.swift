@@ -109,6 +109,35 @@ import TrafficLightTestSupport
     #expect(try Profile.named(path) == custom)
   }
 
+  @Test func profile_default_roundTripsThroughJSON_warmSplitIncluded() throws {
+    let decoded = try Profile.decode(Profile.default.json(), path: "default.json")
+    #expect(decoded == Profile.default)
+    #expect(decoded.sampler.warmSplit != nil)
+    #expect(String(decoding: Profile.seed.json(), as: UTF8.self).contains("warmSplit") == false)
+  }
+
+  @Test func profile_badWarmSplit_isReported() {
+    let json = """
+      {"warmSplit": {"hue": 200, "lower": 335, "upper": 65, "saturationFloor": 0.1, "valueFloor": 0.3},
+       "thresholds": {"saturationFloor": 0.5, "green": {"lower": 100, "upper": 200},
+       "yellow": {"lower": 5, "upper": 60}, "red": {"lower": 340, "upper": 5}}}
+      """
+    #expect(
+      throws: ProfileError.invalid(
+        path: "p.json", reason: "warmSplit hue must be between -180 and 180 degrees, not 200.0")
+    ) {
+      try Profile.decode(Data(json.utf8), path: "p.json")
+    }
+    let badFloor = json.replacingOccurrences(of: #""hue": 200"#, with: #""hue": 10"#)
+      .replacingOccurrences(of: #""valueFloor": 0.3"#, with: #""valueFloor": 1.5"#)
+    #expect(
+      throws: ProfileError.invalid(
+        path: "p.json", reason: "warmSplit saturationFloor and valueFloor must be in 0..<1")
+    ) {
+      try Profile.decode(Data(badFloor.utf8), path: "p.json")
+    }
+  }
+
   @Test func profile_missingKeysTakeTheSeedValues() throws {
     let json = """
       {"thresholds": {"saturationFloor": 0.5, "green": {"lower": 100, "upper": 200},

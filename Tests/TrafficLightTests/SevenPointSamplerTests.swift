@@ -140,8 +140,13 @@ import TrafficLightKernels
 }
 
 @Suite struct SamplerRulesTests {
-  /// A probe over a column of classes and brightnesses, the same across the crop.
-  func probe(_ column: [(PixelClass, UInt8)]) -> (Int, Int) -> (PixelClass, UInt8) {
+  /// A probe over a column of classes and brightnesses (greys), the same across the crop.
+  func probe(_ column: [(PixelClass, UInt8)]) -> (Int, Int) -> (PixelClass, PixelColor) {
+    { _, y in (column[y].0, PixelColor(gray: column[y].1)) }
+  }
+
+  /// A probe over a column of classes and colours, the same across the crop.
+  func probe(_ column: [(PixelClass, PixelColor)]) -> (Int, Int) -> (PixelClass, PixelColor) {
     { _, y in column[y] }
   }
 
@@ -205,5 +210,80 @@ import TrafficLightKernels
     #expect(
       SevenPointSampler(brightnessFallback: fallback).sample(width: 1, height: 8, probe: probe(coloured))
         .color == .green)
+  }
+
+  /// The US crops' two confusions, on a column of height 8 (rows 1-2 top, 3-5 middle, 6-7
+  /// bottom): an amber lamp in the middle, blown out, with a red-orange rim; and a red lamp on
+  /// top with an orange halo reaching the middle.
+  static let amberRim = PixelColor(r: 200, g: 90, b: 80)  // hue 5, saturation 0.6: votes red
+  static let amberCore = PixelColor(r: 250, g: 200, b: 120)  // hue 37, saturation 0.52
+  static let redLamp = PixelColor(r: 220, g: 40, b: 60)  // hue 353, saturation 0.82
+  static let orangeHalo = PixelColor(r: 230, g: 140, b: 100)  // hue 18, saturation 0.57: votes yellow
+
+  static let split = WarmSplit(hue: 10, lower: 335, upper: 65, saturationFloor: 0.15, valueFloor: 0.35)
+
+  @Test func pixelColor_hueAndSaturation_followTheHexcone() {
+    let amberHue: Double = 60 * 80 / 130
+    let redHue: Double = 60 * -20 / 180 + 360
+    let blueHue: Double = 60 * -10 / 190 + 240
+    #expect(Self.amberCore.hue == amberHue)
+    #expect(Self.amberCore.saturation == 130.0 / 250)
+    #expect(Self.redLamp.hue == redHue)
+    #expect(PixelColor(r: 0, g: 200, b: 100).hue == 150)
+    #expect(PixelColor(r: 10, g: 20, b: 200).hue == blueHue)
+    #expect(PixelColor(gray: 90).hue == 0 && PixelColor(gray: 90).saturation == 0)
+    #expect(PixelColor(gray: 0).saturation == 0)
+    #expect(PixelColor(r: 1, g: 2, b: 3).value == 3)
+  }
+
+  @Test func warmSplit_readsAnAmberLampWithARedRim_asYellow() {
+    var column = [(PixelClass, PixelColor)](repeating: (.none, PixelColor(gray: 60)), count: 8)
+    column[3] = (.red, Self.amberRim)
+    column[4] = (.none, Self.amberCore)  // the core: no class (say yellow's floor is 0.6)
+    column[5] = (.red, Self.amberRim)
+    // Without the split, two red points win.
+    #expect(SevenPointSampler().sample(width: 1, height: 8, probe: probe(column)).color == .red)
+    // The rim (0.6) is more saturated than the core (0.52): its hue, 5, says red.
+    let sampler = SevenPointSampler(warmSplit: Self.split)
+    #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .red)
+    // A more saturated amber point in the lamp decides for yellow; the counts are unchanged.
+    column[4] = (.none, PixelColor(r: 250, g: 170, b: 40))  // hue 37, saturation 0.84
+    let decision = sampler.sample(width: 1, height: 8, probe: probe(column))
+    #expect(decision.color == .yellow)
+    #expect(decision.counts == ColorCounts(red: 2))
+  }
+
+  @Test func warmSplit_keepsARedLampWithAnOrangeHalo_red() {
+    var column = [(PixelClass, PixelColor)](repeating: (.none, PixelColor(gray: 60)), count: 8)
+    column[1] = (.red, Self.redLamp)
+    column[3] = (.yellow, Self.orangeHalo)
+    column[4] = (.yellow, Self.orangeHalo)
+    column[5] = (.yellow, Self.orangeHalo)
+    // Three halo points in yellow's place outvote one red point in red's.
+    let weighted = SevenPointSampler(positionWeight: 2)
+    #expect(weighted.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
+    var split = weighted
+    split.warmSplit = Self.split
+    #expect(split.sample(width: 1, height: 8, probe: probe(column)).color == .red)
+    // The boundary is data: at -10 degrees the red lamp (hue -7) reads yellow.
+    split.warmSplit?.hue = -10
+    #expect(split.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
+  }
+
+  @Test func warmSplit_leavesGreenAndUnknownAlone_andNeedsAWarmPoint() {
+    var column = [(PixelClass, PixelColor)](repeating: (.none, PixelColor(gray: 60)), count: 8)
+    column[6] = (.green, PixelColor(r: 40, g: 220, b: 120))
+    column[2] = (.none, Self.redLamp)  // warm, but the vote is green
+    let sampler = SevenPointSampler(warmSplit: Self.split)
+    #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .green)
+    column[6] = (.none, PixelColor(gray: 60))
+    #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .unknown)
+    // A red vote with no point warm enough (too pale, too dark, or outside the window) stands.
+    column[1] = (.red, PixelColor(r: 200, g: 180, b: 180))  // saturation 0.1
+    column[2] = (.none, PixelColor(r: 80, g: 70, b: 20))  // hue 50, value 0.31
+    column[3] = (.none, PixelColor(r: 200, g: 100, b: 220))  // hue 290
+    #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .red)
+    column[2] = (.none, PixelColor(r: 120, g: 105, b: 30))  // hue 50, value 0.47: warm, yellow
+    #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
   }
 }
