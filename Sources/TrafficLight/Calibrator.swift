@@ -1,11 +1,13 @@
 /// Fits a profile's thresholds and sampler weights to labelled images.
 ///
-/// The blur, the number of points and columns, the orientation and the lamp order stay as in
-/// the starting profile; each image is decoded and blurred once. The search is coordinate
-/// descent over a grid of values for every other parameter (hue bounds, per-colour
-/// saturation floors, value floor, position weight, relative brightness, brightness
-/// fallback), from the starting profile and from a few deterministic random starts, keeping
-/// the best. The score is the mean over the labelled sets of
+/// The blur, the number of points and columns, the orientation, the lamp order and whether
+/// there is a warm split stay as in the starting profile; each image is decoded and blurred
+/// once. The search is coordinate descent over a grid of values for every other parameter
+/// (hue bounds, per-colour saturation floors, value floor, position weight, relative
+/// brightness, brightness fallback, the warm split's hue and saturation floor), from the
+/// starting profile and from a few deterministic random starts, keeping the best. A warm
+/// split's window follows the thresholds: from red's lower bound to yellow's upper one, above
+/// the value floor. The score is the mean over the labelled sets of
 /// `(correct - redCalledGreenPenalty * red lights read green) / labelled images`, so a
 /// small set counts as much as a large one and a red light read green costs as much as
 /// `redCalledGreenPenalty` other mistakes.
@@ -78,6 +80,9 @@ public struct Calibrator: Sendable {
   public func fit(
     _ sets: [PreparedSet], name: String, selected: @escaping (Int, Int) -> Bool = { _, _ in true }
   ) -> Profile {
+    func searched(_ axis: Int) -> Bool {
+      start.sampler.warmSplit != nil || !Parameters.warmSplitAxes.contains(axis)
+    }
     func evaluate(_ parameters: Parameters) -> Double {
       let profile = parameters.profile(from: start, name: name)
       return score(sets.enumerated().map { s, set in confusion(profile, on: set) { selected(s, $0) } })
@@ -92,7 +97,7 @@ public struct Calibrator: Sendable {
       var currentScore = evaluate(current)
       for _ in 0..<rounds {
         var improved = false
-        for axis in Parameters.axes.indices {
+        for axis in Parameters.axes.indices where searched(axis) {
           for value in Parameters.axes[axis].values {
             var candidate = current
             candidate[axis] = value
@@ -150,10 +155,15 @@ struct Parameters: Equatable {
     Axis(name: "valueFloor", values: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]),
     Axis(name: "positionWeight", values: [1, 1.5, 2, 3, 5, 8]),
     Axis(name: "relativeBrightness", values: [0, 0.3, 0.5, 0.6, 0.7, 0.8]),
-    // 0 is "no fallback".
-    Axis(name: "fallbackMargin", values: [0, 0.02, 0.05, 0.1]),
+    // -1 is "no fallback".
+    Axis(name: "fallbackMargin", values: [-1, 0, 0.01, 0.02, 0.05, 0.1]),
     Axis(name: "fallbackFloor", values: [0.3, 0.5, 0.7]),
+    Axis(name: "warmSplitHue", values: [0, 4, 8, 10, 12, 16, 20, 25, 30]),
+    Axis(name: "warmSplitSaturation", values: [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4]),
   ]
+
+  /// The axes that only mean something when the profile has a warm split.
+  static let warmSplitAxes: Set<Int> = [13, 14]
 
   subscript(axis: Int) -> Double {
     get { values[axis] }
@@ -167,8 +177,9 @@ struct Parameters: Equatable {
       t.red.lower, t.red.upper, t.yellow.upper, t.green.lower, t.green.upper,
       t.red.saturationFloor ?? t.saturationFloor, t.yellow.saturationFloor ?? t.saturationFloor,
       t.green.saturationFloor ?? t.saturationFloor, t.valueFloor, profile.sampler.positionWeight,
-      profile.sampler.relativeBrightness, profile.sampler.brightnessFallback?.margin ?? 0,
-      profile.sampler.brightnessFallback?.floor ?? 0.5,
+      profile.sampler.relativeBrightness, profile.sampler.brightnessFallback?.margin ?? -1,
+      profile.sampler.brightnessFallback?.floor ?? 0.5, profile.sampler.warmSplit?.hue ?? 10,
+      profile.sampler.warmSplit?.saturationFloor ?? 0.15,
     ]
   }
 
@@ -178,7 +189,8 @@ struct Parameters: Equatable {
     Parameters(values: axes.map { $0.values[Int(generator.next() % UInt64($0.values.count))] })
   }
 
-  /// `start` with these parameters; yellow's lower bound is red's upper one.
+  /// `start` with these parameters; yellow's lower bound is red's upper one, and a warm
+  /// split's window follows the thresholds.
   func profile(from start: Profile, name: String) -> Profile {
     var profile = start
     profile.name = name
@@ -191,7 +203,12 @@ struct Parameters: Equatable {
     profile.sampler.positionWeight = values[9]
     profile.sampler.relativeBrightness = values[10]
     profile.sampler.brightnessFallback =
-      values[11] > 0 ? BrightnessFallback(margin: values[11], floor: values[12]) : nil
+      values[11] >= 0 ? BrightnessFallback(margin: values[11], floor: values[12]) : nil
+    if start.sampler.warmSplit != nil {
+      profile.sampler.warmSplit = WarmSplit(
+        hue: values[13], lower: values[0], upper: values[2], saturationFloor: values[14],
+        valueFloor: values[8])
+    }
     return profile
   }
 }

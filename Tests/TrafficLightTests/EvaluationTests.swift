@@ -91,6 +91,23 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     #expect(fitted.problem == nil)
   }
 
+  @Test func calibrate_keepsTheStartsWarmSplitOrItsAbsence_withTheWindowFollowingTheThresholds() throws {
+    let folder = try syntheticLabelledFolder(perColor: 3)
+    for start in [Profile.seed, Profile.default] {
+      var calibrator = Calibrator(start: start)
+      calibrator.restarts = 1
+      calibrator.rounds = 1
+      let fitted = calibrator.fit([calibrator.prepare(try LabelledSet.load(folder), name: "s")], name: "f")
+      #expect((fitted.sampler.warmSplit == nil) == (start.sampler.warmSplit == nil))
+      if let split = fitted.sampler.warmSplit {
+        let t = fitted.thresholds
+        #expect(
+          split.lower == t.red.lower && split.upper == t.yellow.upper && split.valueFloor == t.valueFloor)
+      }
+      #expect(fitted.problem == nil)
+    }
+  }
+
   @Test func calibrate_scorePenalisesRedCalledGreen() {
     let calibrator = Calibrator(start: .seed)
     var safe = Confusion()
