@@ -212,6 +212,27 @@ import TrafficLightKernels
         .color == .green)
   }
 
+  @Test func brightnessFallback_readsEachThirdByItsMedian_notItsDarkestPoint() {
+    // Nine points on height 10: rows 1-3 top, 4-6 middle, 7-9 bottom. The lit yellow lamp has
+    // a dark point (a visor's shadow at row 5); sky past the housing's end brightens row 9.
+    var column = [(PixelClass, UInt8)](repeating: (.none, 0), count: 10)
+    for (row, value) in [
+      (1, 150), (2, 160), (3, 155), (4, 250), (5, 40), (6, 245), (7, 140), (8, 150), (9, 255),
+    ] {
+      column[row] = (.none, UInt8(value))
+    }
+    let sampler = SevenPointSampler(
+      points: 9, brightnessFallback: BrightnessFallback(margin: 0.1, floor: 0.5))
+    // Medians: top 155, middle 245, bottom 150. (The darkest points, 150, 40, 140, said red.)
+    #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .yellow)
+    // The margin is counted between the medians: 245 against 155 is 0.35 of full scale.
+    var strict = sampler
+    strict.brightnessFallback?.margin = 0.36
+    #expect(strict.sample(width: 1, height: 10, probe: probe(column)).color == .unknown)
+    strict.brightnessFallback?.margin = 0.35
+    #expect(strict.sample(width: 1, height: 10, probe: probe(column)).color == .yellow)
+  }
+
   /// The US crops' two confusions, on a column of height 8 (rows 1-2 top, 3-5 middle, 6-7
   /// bottom): an amber lamp in the middle, blown out, with a red-orange rim; and a red lamp on
   /// top with an orange halo reaching the middle.
