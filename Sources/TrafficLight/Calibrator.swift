@@ -1,13 +1,14 @@
 /// Fits a profile's thresholds and sampler weights to labelled images.
 ///
 /// The blur, the number of points and columns, the orientation, the lamp order and whether
-/// there is a warm split stay as in the starting profile; each image is decoded and blurred
-/// once. The search is coordinate descent over a grid of values for every other parameter
-/// (hue bounds, per-colour saturation floors, value floor, position weight, relative
-/// brightness, brightness fallback, the warm split's hue and saturation floor), from the
-/// starting profile and from a few deterministic random starts, keeping the best. A warm
-/// split's window follows the thresholds: from red's lower bound to yellow's upper one, above
-/// the value floor. The score is the mean over the labelled sets of
+/// there is a warm split or a faint lamp (and its colour) stay as in the starting profile;
+/// each image is decoded and blurred once. The search is coordinate descent over a grid of
+/// values for every other parameter (hue bounds, per-colour saturation floors, value floor,
+/// position weight, relative brightness, brightness fallback, the warm split's hue and
+/// saturation floor, the faint lamp's saturation floor and number of points), from the
+/// starting profile and from a few deterministic random starts, keeping the best. The
+/// windows follow the thresholds: a warm split's runs from red's lower bound to yellow's
+/// upper one, a faint lamp's is its colour's hue range, both above the value floor. The score is the mean over the labelled sets of
 /// `(correct - redCalledGreenPenalty * red lights read green) / labelled images`, so a
 /// small set counts as much as a large one and a red light read green costs as much as
 /// `redCalledGreenPenalty` other mistakes.
@@ -81,7 +82,9 @@ public struct Calibrator: Sendable {
     _ sets: [PreparedSet], name: String, selected: @escaping (Int, Int) -> Bool = { _, _ in true }
   ) -> Profile {
     func searched(_ axis: Int) -> Bool {
-      start.sampler.warmSplit != nil || !Parameters.warmSplitAxes.contains(axis)
+      if Parameters.warmSplitAxes.contains(axis) { return start.sampler.warmSplit != nil }
+      if Parameters.faintLampAxes.contains(axis) { return start.sampler.faintLamp != nil }
+      return true
     }
     func evaluate(_ parameters: Parameters) -> Double {
       let profile = parameters.profile(from: start, name: name)
@@ -160,10 +163,13 @@ struct Parameters: Equatable {
     Axis(name: "fallbackFloor", values: [0.3, 0.5, 0.7]),
     Axis(name: "warmSplitHue", values: [0, 4, 8, 10, 12, 16, 20, 25, 30]),
     Axis(name: "warmSplitSaturation", values: [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4]),
+    Axis(name: "faintLampSaturation", values: [0.03, 0.04, 0.05, 0.06, 0.08, 0.1, 0.12]),
+    Axis(name: "faintLampPoints", values: [1, 2, 3, 4, 5, 6]),
   ]
 
-  /// The axes that only mean something when the profile has a warm split.
+  /// The axes that only mean something when the profile has a warm split, or a faint lamp.
   static let warmSplitAxes: Set<Int> = [13, 14]
+  static let faintLampAxes: Set<Int> = [15, 16]
 
   subscript(axis: Int) -> Double {
     get { values[axis] }
@@ -179,7 +185,8 @@ struct Parameters: Equatable {
       t.green.saturationFloor ?? t.saturationFloor, t.valueFloor, profile.sampler.positionWeight,
       profile.sampler.relativeBrightness, profile.sampler.brightnessFallback?.margin ?? -1,
       profile.sampler.brightnessFallback?.floor ?? 0.5, profile.sampler.warmSplit?.hue ?? 10,
-      profile.sampler.warmSplit?.saturationFloor ?? 0.15,
+      profile.sampler.warmSplit?.saturationFloor ?? 0.15, profile.sampler.faintLamp?.saturationFloor ?? 0.06,
+      Double(profile.sampler.faintLamp?.points ?? 3),
     ]
   }
 
@@ -189,8 +196,8 @@ struct Parameters: Equatable {
     Parameters(values: axes.map { $0.values[Int(generator.next() % UInt64($0.values.count))] })
   }
 
-  /// `start` with these parameters; yellow's lower bound is red's upper one, and a warm
-  /// split's window follows the thresholds.
+  /// `start` with these parameters; yellow's lower bound is red's upper one, and the windows
+  /// of a warm split and a faint lamp follow the thresholds.
   func profile(from start: Profile, name: String) -> Profile {
     var profile = start
     profile.name = name
@@ -208,6 +215,17 @@ struct Parameters: Equatable {
       profile.sampler.warmSplit = WarmSplit(
         hue: values[13], lower: values[0], upper: values[2], saturationFloor: values[14],
         valueFloor: values[8])
+    }
+    if let faint = start.sampler.faintLamp {
+      let range =
+        switch faint.color {
+        case .red: profile.thresholds.red
+        case .yellow: profile.thresholds.yellow
+        case .green, .unknown: profile.thresholds.green
+        }
+      profile.sampler.faintLamp = FaintLamp(
+        color: faint.color, lower: range.lower, upper: range.upper, saturationFloor: values[15],
+        valueFloor: values[8], points: Int(values[16]))
     }
     return profile
   }

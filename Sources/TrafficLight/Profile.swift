@@ -28,6 +28,8 @@ public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
 ///  "positionWeight": 3, "lampOrder": ["red", "yellow", "green"], "relativeBrightness": 0.5,
 ///  "brightnessFallback": {"margin": 0.02, "floor": 0.3},
 ///  "warmSplit": {"hue": 10, "lower": 335, "upper": 65, "saturationFloor": 0.15, "valueFloor": 0.35},
+///  "faintLamp": {"color": "green", "lower": 90, "upper": 200, "saturationFloor": 0.06,
+///                "valueFloor": 0.35, "points": 3},
 ///  "thresholds": {"saturationFloor": 0.5, "valueFloor": 0.3,
 ///                 "green": {"lower": 100, "upper": 220, "saturationFloor": 0.2},
 ///                 "yellow": {"lower": 5, "upper": 60}, "red": {"lower": 340, "upper": 5}}}
@@ -78,7 +80,13 @@ public struct Profile: Sendable, Equatable, Codable {
   ///   amber. The split's window is the red and yellow windows together, above the value
   ///   floor; its saturation floor (0.15) keeps grey points out. Any boundary from 4 to 16
   ///   degrees and any floor from 0.05 to 0.25 reads the shared datasets the same.
-  /// - When no point has a colour, the lit lamp is read from brightness: a blown-out lamp
+  /// - When no point has a colour, three points in the bottom third with a faint green tint
+  ///   (`FaintLamp`: hue 90 to 200, saturation above 0.06) read green: washed-out green
+  ///   lamps go near-white with a cyan cast too faint for any floor. Red and yellow lights
+  ///   that reach this step carry at most one such point on the shared datasets. Faint
+  ///   warm tints are not used: painted housings and pinkish greys carry them everywhere
+  ///   (the car park fell from 95% to 26% with them).
+  /// - Otherwise, with no colour, the lit lamp is read from brightness: a blown-out lamp
   ///   in a painted housing has no hue left, but it is brighter than the unlit ones. Any
   ///   difference counts (margin 0): about one US crop in nine and most car-park frames
   ///   are read this way.
@@ -92,7 +100,9 @@ public struct Profile: Sendable, Equatable, Codable {
     sampler: SevenPointSampler(
       points: 9, columns: 9, positionWeight: 8,
       brightnessFallback: BrightnessFallback(margin: 0, floor: 0.3),
-      warmSplit: WarmSplit(hue: 10, lower: 335, upper: 65, saturationFloor: 0.15, valueFloor: 0.35)))
+      warmSplit: WarmSplit(hue: 10, lower: 335, upper: 65, saturationFloor: 0.15, valueFloor: 0.35),
+      faintLamp: FaintLamp(
+        color: .green, lower: 90, upper: 200, saturationFloor: 0.06, valueFloor: 0.35, points: 3)))
 
   public static let builtIn: [Profile] = [.seed, .default]
 
@@ -159,6 +169,20 @@ public struct Profile: Sendable, Equatable, Codable {
         return "warmSplit saturationFloor and valueFloor must be in 0..<1"
       }
     }
+    if let faint = sampler.faintLamp {
+      if faint.color == .unknown { return "faintLamp color must be red, yellow or green" }
+      for bound in [faint.lower, faint.upper] where !(bound >= 0 && bound <= 360) {
+        return "faintLamp lower and upper must be in 0...360 degrees, not \(bound)"
+      }
+      if !(faint.saturationFloor >= 0 && faint.saturationFloor < 1 && faint.valueFloor >= 0
+        && faint.valueFloor < 1)
+      {
+        return "faintLamp saturationFloor and valueFloor must be in 0..<1"
+      }
+      if !(1...1000).contains(faint.points) {
+        return "faintLamp points must be between 1 and 1000, not \(faint.points)"
+      }
+    }
     let t = thresholds
     if !(t.saturationFloor >= 0 && t.saturationFloor < 1) {
       return "saturationFloor must be in 0..<1, not \(t.saturationFloor)"
@@ -184,7 +208,7 @@ public struct Profile: Sendable, Equatable, Codable {
 
   enum CodingKeys: String, CodingKey {
     case name, sigma, thresholds, points, columns, orientation, positionWeight, lampOrder, relativeBrightness
-    case brightnessFallback, warmSplit
+    case brightnessFallback, warmSplit, faintLamp
   }
 
   /// Decodes the flat JSON form; keys left out take the seed's values. The values are not
@@ -210,6 +234,7 @@ public struct Profile: Sendable, Equatable, Codable {
     sampler.brightnessFallback = try container.decodeIfPresent(
       BrightnessFallback.self, forKey: .brightnessFallback)
     sampler.warmSplit = try container.decodeIfPresent(WarmSplit.self, forKey: .warmSplit)
+    sampler.faintLamp = try container.decodeIfPresent(FaintLamp.self, forKey: .faintLamp)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -225,6 +250,7 @@ public struct Profile: Sendable, Equatable, Codable {
     try container.encode(sampler.relativeBrightness, forKey: .relativeBrightness)
     try container.encodeIfPresent(sampler.brightnessFallback, forKey: .brightnessFallback)
     try container.encodeIfPresent(sampler.warmSplit, forKey: .warmSplit)
+    try container.encodeIfPresent(sampler.faintLamp, forKey: .faintLamp)
   }
 
   private static func describe(_ error: DecodingError) -> String {

@@ -71,6 +71,59 @@ public struct SamplePoint: Sendable, Equatable, Hashable {
   public var value: UInt8 { color.value }
 }
 
+/// A washed-out lamp read from its faint tint.
+///
+/// Some lamps are photographed so over-exposed that even their rim keeps only a faint tint:
+/// washed-out green lamps go near-white with a cyan cast (saturation 0.05 to 0.15), and no
+/// point passes the classifier's floors. When no point has a colour, at least `points`
+/// points in `color`'s place (its third of the light, by the lamp order) whose hue lies in
+/// the window and whose saturation and value are above the floors read `color`, before the
+/// brightness fallback. Faint tints are evidence only where they are specific: on the shared
+/// datasets, the red and yellow lights with no coloured point carry at most one faint green
+/// point in green's place (saturation above 0.06), the green ones mostly three or more;
+/// faint warm tints, by contrast, come from painted housings and pinkish greys everywhere.
+public struct FaintLamp: Sendable, Equatable, Hashable, Codable {
+  public var color: SignalColor
+  /// The hue window in degrees, `lower < h < upper` (wrapping through 0 when `lower > upper`).
+  public var lower: Double
+  public var upper: Double
+  /// A faint point's saturation and value (in 0...1) are above these.
+  public var saturationFloor: Double
+  public var valueFloor: Double
+  /// How many faint points in `color`'s place it takes.
+  public var points: Int
+
+  public init(
+    color: SignalColor, lower: Double, upper: Double, saturationFloor: Double, valueFloor: Double, points: Int
+  ) {
+    self.color = color
+    self.lower = lower
+    self.upper = upper
+    self.saturationFloor = saturationFloor
+    self.valueFloor = valueFloor
+    self.points = points
+  }
+
+  /// Whether at least `points` of `samples` are faint `color` points in `color`'s place.
+  ///
+  /// Complexity: O(samples).
+  func isLit(samples: [SamplePoint], positions: [SevenPointSampler.Position], lampOrder: [SignalColor])
+    -> Bool
+  {
+    var count = 0
+    for (sample, position) in zip(samples, positions)
+    where lampOrder.indices.contains(position.third) && lampOrder[position.third] == color {
+      let pixel = sample.color
+      if window(from: lower, to: upper, holds: pixel.hue), pixel.saturation > saturationFloor,
+        Double(pixel.value) / 255 > valueFloor
+      {
+        count += 1
+      }
+    }
+    return count >= points
+  }
+}
+
 /// Red against yellow by hue, decided by the most saturated warm point.
 ///
 /// Counting red and yellow points confuses the two on real photos: red lamps carry an orange
@@ -110,7 +163,7 @@ public struct WarmSplit: Sendable, Equatable, Hashable, Codable {
       let color = sample.color
       let saturation = color.saturation
       guard saturation > strongestSaturation, saturation > saturationFloor,
-        Double(color.value) / 255 > valueFloor, isWarm(hue: color.hue)
+        Double(color.value) / 255 > valueFloor, window(from: lower, to: upper, holds: color.hue)
       else { continue }
       strongest = color
       strongestSaturation = saturation
@@ -118,10 +171,12 @@ public struct WarmSplit: Sendable, Equatable, Hashable, Codable {
     guard let hue = strongest?.hue else { return nil }
     return (hue > 180 ? hue - 360 : hue) > self.hue ? .yellow : .red
   }
+}
 
-  private func isWarm(hue h: Double) -> Bool {
-    lower < upper ? (h > lower && h < upper) : (h > lower || h < upper)
-  }
+/// Whether the open hue window from `lower` to `upper` degrees holds `h`, wrapping through
+/// 0 when `lower > upper` (as `HueRange` does).
+private func window(from lower: Double, to upper: Double, holds h: Double) -> Bool {
+  lower < upper ? (h > lower && h < upper) : (h > lower || h < upper)
 }
 
 /// When no point has a colour: read the lit lamp from brightness alone. For lamps so blown
@@ -157,8 +212,9 @@ public struct BrightnessFallback: Sendable, Equatable, Hashable, Codable {
 /// `relativeBrightness` times the brightest point does not vote. The colour with the most
 /// votes wins; a tie goes to the more restrictive colour (red over yellow over green); no
 /// votes gives `unknown`, or the `brightnessFallback`'s answer when one is set. When the vote
-/// picks red or yellow and a `warmSplit` is set, the split chooses between the two. With the
-/// defaults (one column, weight 1, no brightness rules, no split) this is the article's rule
+/// picks red or yellow and a `warmSplit` is set, the split chooses between the two. When no
+/// point votes, a `faintLamp` is tried before the `brightnessFallback`. With the defaults (one
+/// column, weight 1, no brightness rules, no split, no faint lamp) this is the article's rule
 /// with its bugs fixed.
 public struct SevenPointSampler: Sendable, Equatable {
   public var points: Int
@@ -170,11 +226,12 @@ public struct SevenPointSampler: Sendable, Equatable {
   public var relativeBrightness: Double
   public var brightnessFallback: BrightnessFallback?
   public var warmSplit: WarmSplit?
+  public var faintLamp: FaintLamp?
 
   public init(
     points: Int = 7, columns: Int = 1, orientation: Orientation = .vertical, positionWeight: Double = 1,
     lampOrder: [SignalColor] = [.red, .yellow, .green], relativeBrightness: Double = 0,
-    brightnessFallback: BrightnessFallback? = nil, warmSplit: WarmSplit? = nil
+    brightnessFallback: BrightnessFallback? = nil, warmSplit: WarmSplit? = nil, faintLamp: FaintLamp? = nil
   ) {
     precondition(points >= 1, "the sampler needs at least one point")
     precondition(columns >= 1, "the sampler needs at least one column")
@@ -187,6 +244,7 @@ public struct SevenPointSampler: Sendable, Equatable {
     self.relativeBrightness = relativeBrightness
     self.brightnessFallback = brightnessFallback
     self.warmSplit = warmSplit
+    self.faintLamp = faintLamp
   }
 
   /// A sampled position: pixel coordinates, which third of the light it lies in, and
@@ -259,6 +317,11 @@ public struct SevenPointSampler: Sendable, Equatable {
     }
     if color == .red || color == .yellow, let split = warmSplit?.decide(samples) {
       color = split
+    }
+    if color == .unknown, let faint = faintLamp,
+      faint.isLit(samples: samples, positions: positions, lampOrder: lampOrder)
+    {
+      color = faint.color
     }
     var usedFallback = false
     if color == .unknown, let fallback = brightnessFallback,

@@ -91,7 +91,9 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     #expect(fitted.problem == nil)
   }
 
-  @Test func calibrate_keepsTheStartsWarmSplitOrItsAbsence_withTheWindowFollowingTheThresholds() throws {
+  @Test func calibrate_keepsTheStartsSplitAndFaintLampOrTheirAbsence_withWindowsFollowingTheThresholds()
+    throws
+  {
     let folder = try syntheticLabelledFolder(perColor: 3)
     for start in [Profile.seed, Profile.default] {
       var calibrator = Calibrator(start: start)
@@ -99,10 +101,16 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
       calibrator.rounds = 1
       let fitted = calibrator.fit([calibrator.prepare(try LabelledSet.load(folder), name: "s")], name: "f")
       #expect((fitted.sampler.warmSplit == nil) == (start.sampler.warmSplit == nil))
+      #expect((fitted.sampler.faintLamp == nil) == (start.sampler.faintLamp == nil))
+      let t = fitted.thresholds
       if let split = fitted.sampler.warmSplit {
-        let t = fitted.thresholds
         #expect(
           split.lower == t.red.lower && split.upper == t.yellow.upper && split.valueFloor == t.valueFloor)
+      }
+      if let faint = fitted.sampler.faintLamp {
+        #expect(faint.color == .green)
+        #expect(
+          faint.lower == t.green.lower && faint.upper == t.green.upper && faint.valueFloor == t.valueFloor)
       }
       #expect(fitted.problem == nil)
     }
@@ -165,7 +173,7 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
   }
 
   /// The README's table: at least as many lights read right as it says, none red as green.
-  @Test(arguments: [("mit-crops", 1180), ("carpark-crops", 41), ("sim-crops", 138)])
+  @Test(arguments: [("mit-crops", 1184), ("carpark-crops", 41), ("sim-crops", 138)])
   func defaultProfile_readsTheSharedDatasets_asTheREADMESays(folder: String, correct: Int) throws {
     guard let shared = Self.sharedDatasets() else { return }
     let pipeline = FramePipeline(profile: .default)

@@ -109,11 +109,12 @@ import TrafficLightTestSupport
     #expect(try Profile.named(path) == custom)
   }
 
-  @Test func profile_default_roundTripsThroughJSON_warmSplitIncluded() throws {
+  @Test func profile_default_roundTripsThroughJSON_splitAndFaintLampIncluded() throws {
     let decoded = try Profile.decode(Profile.default.json(), path: "default.json")
     #expect(decoded == Profile.default)
-    #expect(decoded.sampler.warmSplit != nil)
-    #expect(String(decoding: Profile.seed.json(), as: UTF8.self).contains("warmSplit") == false)
+    #expect(decoded.sampler.warmSplit != nil && decoded.sampler.faintLamp != nil)
+    let seedJSON = String(decoding: Profile.seed.json(), as: UTF8.self)
+    #expect(!seedJSON.contains("warmSplit") && !seedJSON.contains("faintLamp"))
   }
 
   @Test func profile_badWarmSplit_isReported() {
@@ -135,6 +136,28 @@ import TrafficLightTestSupport
         path: "p.json", reason: "warmSplit saturationFloor and valueFloor must be in 0..<1")
     ) {
       try Profile.decode(Data(badFloor.utf8), path: "p.json")
+    }
+  }
+
+  @Test func profile_badFaintLamp_isReported() {
+    let json = """
+      {"faintLamp": {"color": "unknown", "lower": 90, "upper": 200, "saturationFloor": 0.06,
+                     "valueFloor": 0.35, "points": 3},
+       "thresholds": {"saturationFloor": 0.5, "green": {"lower": 100, "upper": 200},
+       "yellow": {"lower": 5, "upper": 60}, "red": {"lower": 340, "upper": 5}}}
+      """
+    #expect(
+      throws: ProfileError.invalid(path: "p.json", reason: "faintLamp color must be red, yellow or green")
+    ) {
+      try Profile.decode(Data(json.utf8), path: "p.json")
+    }
+    let noPoints = json.replacingOccurrences(of: #""unknown""#, with: #""green""#)
+      .replacingOccurrences(of: #""points": 3"#, with: #""points": 0"#)
+    #expect(
+      throws: ProfileError.invalid(
+        path: "p.json", reason: "faintLamp points must be between 1 and 1000, not 0")
+    ) {
+      try Profile.decode(Data(noPoints.utf8), path: "p.json")
     }
   }
 

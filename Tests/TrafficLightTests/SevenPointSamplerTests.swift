@@ -233,6 +233,37 @@ import TrafficLightKernels
     #expect(strict.sample(width: 1, height: 10, probe: probe(column)).color == .yellow)
   }
 
+  @Test func faintLamp_readsAWashedOutLampInItsPlace_onlyWhenNoPointVotes() {
+    // Nine points on height 10: rows 7-9 are the bottom third, green's place.
+    let white = PixelColor(gray: 235)
+    let faintCyan = PixelColor(r: 205, g: 230, b: 225)  // hue 168, saturation 0.11
+    var column = [(PixelClass, PixelColor)](repeating: (.none, white), count: 10)
+    for row in 7...9 { column[row] = (.none, faintCyan) }
+    let faint = FaintLamp(
+      color: .green, lower: 90, upper: 200, saturationFloor: 0.06, valueFloor: 0.35, points: 3)
+    let sampler = SevenPointSampler(points: 9, faintLamp: faint)
+    #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .green)
+    #expect(SevenPointSampler(points: 9).sample(width: 1, height: 10, probe: probe(column)).color == .unknown)
+    // Two faint points are not enough for three.
+    column[9] = (.none, white)
+    #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .unknown)
+    // Out of place (green's tint on top, where red is) it does not count.
+    column[1] = (.none, faintCyan)
+    #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .unknown)
+    // Below the saturation floor, outside the hue window, or too dark, neither.
+    column[9] = (.none, PixelColor(r: 225, g: 235, b: 232))  // saturation 0.04
+    #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .unknown)
+    column[9] = (.none, PixelColor(r: 200, g: 215, b: 235))  // hue 214
+    #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .unknown)
+    column[9] = (.none, PixelColor(r: 70, g: 85, b: 80))  // value 0.33
+    #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .unknown)
+    column[9] = (.none, faintCyan)
+    #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .green)
+    // A point with a colour decides by the vote instead.
+    column[2] = (.red, PixelColor(r: 220, g: 40, b: 60))
+    #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .red)
+  }
+
   /// The US crops' two confusions, on a column of height 8 (rows 1-2 top, 3-5 middle, 6-7
   /// bottom): an amber lamp in the middle, blown out, with a red-orange rim; and a red lamp on
   /// top with an orange halo reaching the middle.
