@@ -117,47 +117,35 @@ import TrafficLightTestSupport
     #expect(!seedJSON.contains("warmSplit") && !seedJSON.contains("faintLamp"))
   }
 
-  @Test func profile_badWarmSplit_isReported() {
-    let json = """
-      {"warmSplit": {"hue": 200, "lower": 335, "upper": 65, "saturationFloor": 0.1, "valueFloor": 0.3},
-       "thresholds": {"saturationFloor": 0.5, "green": {"lower": 100, "upper": 200},
-       "yellow": {"lower": 5, "upper": 60}, "red": {"lower": 340, "upper": 5}}}
-      """
-    #expect(
-      throws: ProfileError.invalid(
-        path: "p.json", reason: "warmSplit hue must be between -180 and 180 degrees, not 200.0")
-    ) {
-      try Profile.decode(Data(json.utf8), path: "p.json")
-    }
-    let badFloor = json.replacingOccurrences(of: #""hue": 200"#, with: #""hue": 10"#)
-      .replacingOccurrences(of: #""valueFloor": 0.3"#, with: #""valueFloor": 1.5"#)
-    #expect(
-      throws: ProfileError.invalid(
-        path: "p.json", reason: "warmSplit saturationFloor and valueFloor must be in 0..<1")
-    ) {
-      try Profile.decode(Data(badFloor.utf8), path: "p.json")
-    }
-  }
+  /// A profile whose warm split or faint lamp has an impossible value, and what is said of it.
+  static let badSamplerRules: [(rule: String, reason: String)] = [
+    (
+      #""warmSplit": {"hue": 200, "lower": 335, "upper": 65, "saturationFloor": 0.1, "valueFloor": 0.3}"#,
+      "warmSplit hue must be between -180 and 180 degrees, not 200.0"
+    ),
+    (
+      #""warmSplit": {"hue": 10, "lower": 335, "upper": 65, "saturationFloor": 0.1, "valueFloor": 1.5}"#,
+      "warmSplit saturationFloor and valueFloor must be in 0..<1"
+    ),
+    (
+      #""faintLamp": {"color": "unknown", "lower": 90, "upper": 200, "saturationFloor": 0.06, "valueFloor": 0.35, "points": 3}"#,
+      "faintLamp color must be red, yellow or green"
+    ),
+    (
+      #""faintLamp": {"color": "green", "lower": 90, "upper": 200, "saturationFloor": 0.06, "valueFloor": 0.35, "points": 0}"#,
+      "faintLamp points must be between 1 and 1000, not 0"
+    ),
+  ]
 
-  @Test func profile_badFaintLamp_isReported() {
+  @Test(arguments: badSamplerRules)
+  func profile_badWarmSplitOrFaintLamp_isReported(rule: String, reason: String) {
     let json = """
-      {"faintLamp": {"color": "unknown", "lower": 90, "upper": 200, "saturationFloor": 0.06,
-                     "valueFloor": 0.35, "points": 3},
+      {\(rule),
        "thresholds": {"saturationFloor": 0.5, "green": {"lower": 100, "upper": 200},
        "yellow": {"lower": 5, "upper": 60}, "red": {"lower": 340, "upper": 5}}}
       """
-    #expect(
-      throws: ProfileError.invalid(path: "p.json", reason: "faintLamp color must be red, yellow or green")
-    ) {
+    #expect(throws: ProfileError.invalid(path: "p.json", reason: reason)) {
       try Profile.decode(Data(json.utf8), path: "p.json")
-    }
-    let noPoints = json.replacingOccurrences(of: #""unknown""#, with: #""green""#)
-      .replacingOccurrences(of: #""points": 3"#, with: #""points": 0"#)
-    #expect(
-      throws: ProfileError.invalid(
-        path: "p.json", reason: "faintLamp points must be between 1 and 1000, not 0")
-    ) {
-      try Profile.decode(Data(noPoints.utf8), path: "p.json")
     }
   }
 
