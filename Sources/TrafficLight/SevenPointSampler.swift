@@ -71,134 +71,6 @@ public struct SamplePoint: Sendable, Equatable, Hashable {
   public var value: UInt8 { color.value }
 }
 
-/// A washed-out lamp read from its faint tint.
-///
-/// Some lamps are photographed so over-exposed that even their rim keeps only a faint tint:
-/// washed-out green lamps go near-white with a cyan cast (saturation 0.05 to 0.15), and no
-/// point passes the classifier's floors. When no point has a colour, at least `points`
-/// points in `color`'s place (its third of the light, by the lamp order) whose hue lies in
-/// the window and whose saturation and value are above the floors read `color`, before the
-/// brightness fallback. Faint tints are evidence only where they are specific: on the shared
-/// datasets, the red and yellow lights with no coloured point carry at most one faint green
-/// point in green's place (saturation above 0.06), the green ones mostly three or more;
-/// faint warm tints, by contrast, come from painted housings and pinkish greys everywhere.
-public struct FaintLamp: Sendable, Equatable, Hashable, Codable {
-  public var color: SignalColor
-  /// The hue window in degrees, `lower < h < upper` (wrapping through 0 when `lower > upper`).
-  public var lower: Double
-  public var upper: Double
-  /// A faint point's saturation and value (in 0...1) are above these.
-  public var saturationFloor: Double
-  public var valueFloor: Double
-  /// How many faint points in `color`'s place it takes.
-  public var points: Int
-
-  public init(
-    color: SignalColor, lower: Double, upper: Double, saturationFloor: Double, valueFloor: Double, points: Int
-  ) {
-    self.color = color
-    self.lower = lower
-    self.upper = upper
-    self.saturationFloor = saturationFloor
-    self.valueFloor = valueFloor
-    self.points = points
-  }
-
-  /// Whether at least `points` of `samples` are faint `color` points in `color`'s place.
-  ///
-  /// Complexity: O(samples).
-  func isLit(samples: [SamplePoint], positions: [SevenPointSampler.Position], lampOrder: [SignalColor])
-    -> Bool
-  {
-    var count = 0
-    for (sample, position) in zip(samples, positions)
-    where lampOrder.indices.contains(position.third) && lampOrder[position.third] == color {
-      let pixel = sample.color
-      if window(from: lower, to: upper, holds: pixel.hue), pixel.saturation > saturationFloor,
-        Double(pixel.value) / 255 > valueFloor
-      {
-        count += 1
-      }
-    }
-    return count >= points
-  }
-}
-
-/// Red against yellow by hue, decided by the most saturated warm point.
-///
-/// Counting red and yellow points confuses the two on real photos: red lamps carry an orange
-/// halo, and blown-out amber lamps a red-orange rim, so either can end up with more points
-/// of the other colour. The most saturated part of the lamp keeps its hue better: on the US
-/// crops, under 10 degrees on red lamps and 11 to 60 on amber ones. So when the vote picks
-/// red or yellow, the warm point with the highest saturation decides: yellow if its hue,
-/// counted from -180 to 180 degrees, is above `hue`, red otherwise. With no warm point the
-/// vote stands.
-public struct WarmSplit: Sendable, Equatable, Hashable, Codable {
-  /// The boundary between red and yellow, in degrees from -180 to 180 (negative is magenta-red).
-  public var hue: Double
-  /// A warm point's hue lies between `lower` and `upper` (degrees, `lower < h < upper`,
-  /// wrapping through 0 when `lower > upper`, as in `HueRange`).
-  public var lower: Double
-  public var upper: Double
-  /// A warm point's saturation and value (in 0...1) are above these.
-  public var saturationFloor: Double
-  public var valueFloor: Double
-
-  public init(hue: Double, lower: Double, upper: Double, saturationFloor: Double, valueFloor: Double) {
-    self.hue = hue
-    self.lower = lower
-    self.upper = upper
-    self.saturationFloor = saturationFloor
-    self.valueFloor = valueFloor
-  }
-
-  /// The colour the most saturated warm point of `samples` names (the first such point
-  /// when several share its saturation), or `nil` when no point is warm.
-  ///
-  /// Complexity: O(samples).
-  public func decide(_ samples: [SamplePoint]) -> SignalColor? {
-    var strongest: PixelColor?
-    var strongestSaturation = -1.0
-    for sample in samples {
-      let color = sample.color
-      let saturation = color.saturation
-      guard saturation > strongestSaturation, saturation > saturationFloor,
-        Double(color.value) / 255 > valueFloor, window(from: lower, to: upper, holds: color.hue)
-      else { continue }
-      strongest = color
-      strongestSaturation = saturation
-    }
-    guard let hue = strongest?.hue else { return nil }
-    return (hue > 180 ? hue - 360 : hue) > self.hue ? .yellow : .red
-  }
-}
-
-/// Whether the open hue window from `lower` to `upper` degrees holds `h`, wrapping through
-/// 0 when `lower > upper` (as `HueRange` does).
-private func window(from lower: Double, to upper: Double, holds h: Double) -> Bool {
-  lower < upper ? (h > lower && h < upper) : (h > lower || h < upper)
-}
-
-/// When no point has a colour: read the lit lamp from brightness alone. For lamps so blown
-/// out that no hue survives (white discs in a painted housing), the lit lamp is the third
-/// whose centre-line samples are brightest, by their median: one dark point (a visor's
-/// shadow, the gap between two lamps) does not spoil a third, nor one bright point (sky
-/// past the housing's end) lift it. (With the default profile, 132 US crops and 38 lit
-/// car-park frames fall back; the darkest sample, used before, read 124 and 35 of them
-/// right, the median 126 and 36.)
-public struct BrightnessFallback: Sendable, Equatable, Hashable, Codable {
-  /// How much brighter (in 0...1 of value) the lit third's median must be than the next
-  /// third's.
-  public var margin: Double
-  /// How bright (in 0...1) the lit third's median must be.
-  public var floor: Double
-
-  public init(margin: Double, floor: Double) {
-    self.margin = margin
-    self.floor = floor
-  }
-}
-
 /// The per-frame decision of SPEC section 4, with the rules a better profile may add.
 ///
 /// Points: `points` rows along the light, `y_k = (k * H) / (points + 1)` for k = 1...points
@@ -325,7 +197,7 @@ public struct SevenPointSampler: Sendable, Equatable {
     }
     var usedFallback = false
     if color == .unknown, let fallback = brightnessFallback,
-      let lit = litThird(samples: samples, positions: positions, fallback), lampOrder.indices.contains(lit)
+      let lit = fallback.litThird(samples: samples, positions: positions), lampOrder.indices.contains(lit)
     {
       color = lampOrder[lit]
       usedFallback = true
@@ -342,25 +214,6 @@ public struct SevenPointSampler: Sendable, Equatable {
         return (classifier.classify(r: r, g: g, b: b), PixelColor(r: r, g: g, b: b))
       }
     }
-  }
-
-  /// The third whose centre-line samples have the brightest median, by the fallback's
-  /// margin. (For an even count, the median is the mean of the middle two.)
-  private func litThird(samples: [SamplePoint], positions: [Position], _ fallback: BrightnessFallback) -> Int?
-  {
-    var values: [[Int]] = [[], [], []]
-    for (sample, position) in zip(samples, positions) where position.onCentreLine {
-      values[position.third].append(Int(sample.value))
-    }
-    guard values.allSatisfy({ !$0.isEmpty }) else { return nil }
-    let medians = values.map { third in
-      let sorted = third.sorted()
-      return Double(sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2 / 255
-    }
-    let ranked = medians.indices.sorted { medians[$0] > medians[$1] }
-    let (top, second) = (medians[ranked[0]], medians[ranked[1]])
-    guard top - second > fallback.margin, top > fallback.floor else { return nil }
-    return ranked[0]
   }
 }
 
