@@ -187,22 +187,24 @@ public struct SevenPointSampler: Sendable, Equatable {
       color = candidate
       best = scores[candidate, default: 0]
     }
-    if color == .red || color == .yellow, let split = warmSplit?.decide(samples) {
+    var rule = FrameDecision.Rule.vote
+    if color == .red || color == .yellow, let split = warmSplit?.decide(samples), split != color {
       color = split
+      rule = .warmSplit
     }
     if color == .unknown, let faint = faintLamp,
       faint.isLit(samples: samples, positions: positions, lampOrder: lampOrder)
     {
       color = faint.color
+      rule = .faintLamp
     }
-    var usedFallback = false
     if color == .unknown, let fallback = brightnessFallback,
       let lit = fallback.litThird(samples: samples, positions: positions), lampOrder.indices.contains(lit)
     {
       color = lampOrder[lit]
-      usedFallback = true
+      rule = .brightnessFallback
     }
-    return FrameDecision(samples: samples, counts: counts, color: color, usedBrightnessFallback: usedFallback)
+    return FrameDecision(samples: samples, counts: counts, color: color, decidedBy: rule)
   }
 
   /// Samples an already blurred crop, classifying each sampled pixel with `classifier`.
@@ -217,22 +219,35 @@ public struct SevenPointSampler: Sendable, Equatable {
   }
 }
 
-/// A frame's sampled points, the points per colour that voted, and the colour decided.
+/// A frame's sampled points, the points per colour that voted, the colour decided, and the
+/// rule that decided it.
 public struct FrameDecision: Sendable, Equatable {
+  /// Which of the sampler's rules named the colour.
+  public enum Rule: String, Sendable, CaseIterable {
+    /// The weighted vote of the coloured points (or, with no vote and no other rule, `unknown`).
+    case vote
+    /// The warm split turned the vote's red into yellow, or its yellow into red.
+    case warmSplit
+    /// No point voted; a faint lamp's tint named the colour.
+    case faintLamp
+    /// No point voted; the brightest third named the colour.
+    case brightnessFallback
+  }
+
   public let samples: [SamplePoint]
   public let counts: ColorCounts
   public let color: SignalColor
-  /// Whether the colour came from brightness alone (no point had a colour).
-  public let usedBrightnessFallback: Bool
+  public let decidedBy: Rule
 
-  public init(
-    samples: [SamplePoint], counts: ColorCounts, color: SignalColor, usedBrightnessFallback: Bool = false
-  ) {
+  public init(samples: [SamplePoint], counts: ColorCounts, color: SignalColor, decidedBy: Rule = .vote) {
     self.samples = samples
     self.counts = counts
     self.color = color
-    self.usedBrightnessFallback = usedBrightnessFallback
+    self.decidedBy = decidedBy
   }
+
+  /// Whether the colour came from brightness alone (no point had a colour).
+  public var usedBrightnessFallback: Bool { decidedBy == .brightnessFallback }
 
   /// No points: an empty crop.
   public static let empty = FrameDecision(samples: [], counts: ColorCounts(), color: .unknown)

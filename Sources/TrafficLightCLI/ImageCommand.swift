@@ -222,6 +222,7 @@ enum ImageCommand {
         row.region = formatter.showsRegions ? primary.result.region : nil
         row.color = primary.result.color
         row.counts = primary.result.counts
+        row.decidedBy = primary.result.decision.decidedBy
       } else {
         row.color = .unknown
         row.note = noBox
@@ -234,7 +235,8 @@ enum ImageCommand {
       return regions.map { region in
         ResultRow(
           path: reading.path, region: formatter.showsRegions ? region.result.region : nil,
-          color: region.result.color, counts: region.result.counts, damage: reading.damage)
+          color: region.result.color, counts: region.result.counts,
+          decidedBy: region.result.decision.decidedBy, damage: reading.damage)
       }
     }
   }

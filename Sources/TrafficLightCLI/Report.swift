@@ -8,6 +8,8 @@ struct ResultRow {
   var region: PixelRegion?
   var color: SignalColor?
   var counts = ColorCounts()
+  /// The sampler's rule that named the colour.
+  var decidedBy = FrameDecision.Rule.vote
   var smoothed: SignalColor?
   var error: String?
   /// A remark for a row with no reading, such as a label file without a box.
@@ -80,6 +82,7 @@ struct ReportFormatter {
       line.add("color", color.rawValue)
       if let smoothed = row.smoothed { line.add("smoothed", smoothed.rawValue) }
       line.add("counts", object: Self.json(row.counts))
+      if row.decidedBy != .vote { line.add("decidedBy", row.decidedBy.rawValue) }
     } else {
       line.add("error", row.error ?? "")
       if let smoothed = row.smoothed { line.add("smoothed", smoothed.rawValue) }
@@ -94,6 +97,8 @@ struct ReportFormatter {
           if let region = reading.result.region { box.add("region", object: Self.json(region)) }
           box.add("color", reading.result.color.rawValue)
           box.add("counts", object: Self.json(reading.result.counts))
+          let rule = reading.result.decision.decidedBy
+          if rule != .vote { box.add("decidedBy", rule.rawValue) }
           return box
         })
     }

@@ -38,6 +38,23 @@ import TrafficLightTestSupport
     }
   }
 
+  @Test func classify_jsonl_namesTheRuleWhenItIsNotTheVote() throws {
+    // The car-park lamps are white: no point has a colour, so brightness or a faint tint
+    // decides; the US stills' lamps keep their hue, so the vote does.
+    let run = try traffic(
+      "classify", "--format", "jsonl", "SampleFrames/carpark-sequence", "SampleFrames/stills/red")
+    let objects = try run.stdout.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+    }
+    #expect(objects.count == 16)
+    let rules = objects.map { $0["decidedBy"] as? String }
+    #expect(rules.prefix(12).allSatisfy { $0 == "brightnessFallback" || $0 == "faintLamp" })
+    #expect(rules.suffix(4).allSatisfy { $0 == nil })
+    let seed = try traffic(
+      "classify", "--profile", "seed", "--format", "jsonl", "SampleFrames/carpark-sequence")
+    #expect(!seed.stdout.contains("decidedBy"))
+  }
+
   @Test func classify_csv_hasAHeaderAndOneRowPerImage() throws {
     let run = try traffic("classify", "--format", "csv", "SampleFrames/stills/red")
     let lines = run.stdout.split(separator: "\n").map(String.init)

@@ -243,6 +243,7 @@ import TrafficLightKernels
       color: .green, lower: 90, upper: 200, saturationFloor: 0.06, valueFloor: 0.35, points: 3)
     let sampler = SevenPointSampler(points: 9, faintLamp: faint)
     #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .green)
+    #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).decidedBy == .faintLamp)
     #expect(SevenPointSampler(points: 9).sample(width: 1, height: 10, probe: probe(column)).color == .unknown)
     // Two faint points are not enough for three.
     column[9] = (.none, white)
@@ -303,6 +304,7 @@ import TrafficLightKernels
     let decision = sampler.sample(width: 1, height: 8, probe: probe(column))
     #expect(decision.color == .yellow)
     #expect(decision.counts == ColorCounts(red: 2))
+    #expect(decision.decidedBy == .warmSplit)
   }
 
   @Test func warmSplit_keepsARedLampWithAnOrangeHalo_red() {
@@ -317,6 +319,7 @@ import TrafficLightKernels
     var split = weighted
     split.warmSplit = Self.split
     #expect(split.sample(width: 1, height: 8, probe: probe(column)).color == .red)
+    #expect(split.sample(width: 1, height: 8, probe: probe(column)).decidedBy == .warmSplit)
     // The boundary is data: at -10 degrees the red lamp (hue -7) reads yellow.
     split.warmSplit?.hue = -10
     #expect(split.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
@@ -335,7 +338,11 @@ import TrafficLightKernels
     column[2] = (.none, PixelColor(r: 80, g: 70, b: 20))  // hue 50, value 0.31
     column[3] = (.none, PixelColor(r: 200, g: 100, b: 220))  // hue 290
     #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .red)
+    #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).decidedBy == .vote)
     column[2] = (.none, PixelColor(r: 120, g: 105, b: 30))  // hue 50, value 0.47: warm, yellow
     #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
+    // A split that agrees with the vote leaves the vote as the rule.
+    column[1] = (.yellow, PixelColor(r: 120, g: 105, b: 30))
+    #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).decidedBy == .vote)
   }
 }
