@@ -60,8 +60,8 @@ public struct Profile: Sendable, Equatable, Codable {
   /// Why each part is there:
   /// - Nine points on nine lines across the light instead of seven on one: crops are not
   ///   centred and arrows light only part of a lamp, so a single centre column misses them.
-  ///   (Five lines cross-validated at 97.4% on mit-crops, nine at 97.9%; the other folders
-  ///   alike.)
+  ///   (Before the warm split and the faint lamp, five lines cross-validated at 97.4% on
+  ///   mit-crops, nine at 97.9%; the other folders alike.)
   /// - A value floor (0.35) instead of the article's saturation floor alone: unlit lamps in
   ///   dark housings keep a saturated but dim tint, and must not vote.
   /// - Saturation floors of 0.15 to 0.4, per colour, instead of 0.8: real lamps are blown
