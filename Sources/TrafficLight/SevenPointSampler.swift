@@ -156,7 +156,8 @@ public struct SevenPointSampler: Sendable, Equatable {
     positions(width: width, height: height).map { (x: $0.x, y: $0.y) }
   }
 
-  /// Samples a classified crop (brightness unknown: every point counts as fully bright).
+  /// Samples a classified crop. Its colours are unknown: every point counts as a full-bright
+  /// grey, so the rules that read hue or brightness (split, faint lamp, fallback) find nothing.
   public func sample(_ map: ClassMap) -> FrameDecision {
     sample(width: map.width, height: map.height) { x, y in (map[x, y], PixelColor(gray: 255)) }
   }
