@@ -8,7 +8,8 @@
 /// saturation floor, the faint lamp's saturation floor and number of points), from the
 /// starting profile and from a few deterministic random starts, keeping the best. The
 /// windows follow the thresholds: a warm split's runs from red's lower bound to yellow's
-/// upper one, a faint lamp's is its colour's hue range, both above the value floor. The score is the mean over the labelled sets of
+/// upper one, a faint lamp's is its colour's hue range, both above the value floor. The
+/// score is the mean over the labelled sets of
 /// `(correct - redCalledGreenPenalty * red lights read green) / labelled images`, so a
 /// small set counts as much as a large one and a red light read green costs as much as
 /// `redCalledGreenPenalty` other mistakes.
