@@ -62,7 +62,10 @@ public struct FaintLamp: Sendable, Equatable, Hashable, Codable {
 /// crops, under 10 degrees on red lamps and 11 to 60 on amber ones. So when the vote picks
 /// red or yellow, the warm point with the highest saturation decides: yellow if its hue,
 /// counted from -180 to 180 degrees, is above `hue`, red otherwise. With no warm point the
-/// vote stands.
+/// vote stands, and so it does when position already settles it: a point of the vote's
+/// colour on that colour's lamp, and none of the other warm colour on its own. (A painted
+/// yellow housing is then not read as the lamp: on the car park, a refit that let the
+/// housing's orange points vote red lost 3 of 8 held-out red frames to the split.)
 public struct WarmSplit: Sendable, Equatable, Hashable, Codable {
   /// The boundary between red and yellow, in degrees from -180 to 180 (negative is magenta-red).
   public var hue: Double

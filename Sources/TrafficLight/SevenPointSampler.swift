@@ -176,11 +176,13 @@ public struct SevenPointSampler: Sendable, Equatable {
     let dimmest = Double(brightest) * relativeBrightness
     var counts = ColorCounts()
     var scores = [SignalColor: Double]()
+    var atTheirLamp = Set<SignalColor>()
     for (sample, position) in zip(samples, positions) {
       guard let color = SignalColor(sample.pixelClass), Double(sample.value) >= dimmest else { continue }
       counts[color] += 1
       let atItsLamp = lampOrder.indices.contains(position.third) && lampOrder[position.third] == color
       scores[color, default: 0] += atItsLamp ? positionWeight : 1
+      if atItsLamp { atTheirLamp.insert(color) }
     }
     var color = SignalColor.unknown
     var best = 0.0
@@ -189,7 +191,12 @@ public struct SevenPointSampler: Sendable, Equatable {
       best = scores[candidate, default: 0]
     }
     var rule = FrameDecision.Rule.vote
-    if color == .red || color == .yellow, let split = warmSplit?.decide(samples), split != color {
+    // Position settles red against yellow when the winner has a point at its own lamp and
+    // the other has none at its own; otherwise the warm split decides.
+    let positionSettles = atTheirLamp.contains(color) && !atTheirLamp.contains(color == .red ? .yellow : .red)
+    if color == .red || color == .yellow, !positionSettles, let split = warmSplit?.decide(samples),
+      split != color
+    {
       color = split
       rule = .warmSplit
     }

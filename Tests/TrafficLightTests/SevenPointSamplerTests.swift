@@ -325,6 +325,24 @@ import TrafficLightKernels
     #expect(split.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
   }
 
+  @Test func warmSplit_yieldsWhenPositionSettlesTheVote() {
+    // A painted yellow housing: orange points vote red on top, in red's place, and a more
+    // saturated yellow point of the paint sits lower. No yellow point is in yellow's place.
+    var column = [(PixelClass, PixelColor)](repeating: (.none, PixelColor(gray: 60)), count: 8)
+    column[1] = (.red, PixelColor(r: 240, g: 120, b: 90))  // hue 12, saturation 0.63
+    column[2] = (.red, PixelColor(r: 240, g: 120, b: 90))
+    column[6] = (.none, PixelColor(r: 240, g: 200, b: 40))  // hue 48, saturation 0.83
+    let sampler = SevenPointSampler(warmSplit: Self.split)
+    let decision = sampler.sample(width: 1, height: 8, probe: probe(column))
+    #expect(decision.color == .red)
+    #expect(decision.decidedBy == .vote)
+    // Without the red points in red's place, position says nothing and the split decides.
+    column[1] = (.none, PixelColor(gray: 60))
+    column[2] = (.none, PixelColor(gray: 60))
+    column[3] = (.red, PixelColor(r: 240, g: 120, b: 90))
+    #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
+  }
+
   @Test func warmSplit_leavesGreenAndUnknownAlone_andNeedsAWarmPoint() {
     var column = [(PixelClass, PixelColor)](repeating: (.none, PixelColor(gray: 60)), count: 8)
     column[6] = (.green, PixelColor(r: 40, g: 220, b: 120))
@@ -333,8 +351,9 @@ import TrafficLightKernels
     #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .green)
     column[6] = (.none, PixelColor(gray: 60))
     #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .unknown)
-    // A red vote with no point warm enough (too pale, too dark, or outside the window) stands.
-    column[1] = (.red, PixelColor(r: 200, g: 180, b: 180))  // saturation 0.1
+    // A red vote (off red's place, so position does not settle it) with no point warm enough
+    // (too pale, too dark, or outside the window) stands.
+    column[4] = (.red, PixelColor(r: 200, g: 180, b: 180))  // saturation 0.1
     column[2] = (.none, PixelColor(r: 80, g: 70, b: 20))  // hue 50, value 0.31
     column[3] = (.none, PixelColor(r: 200, g: 100, b: 220))  // hue 290
     #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .red)
@@ -342,7 +361,9 @@ import TrafficLightKernels
     column[2] = (.none, PixelColor(r: 120, g: 105, b: 30))  // hue 50, value 0.47: warm, yellow
     #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
     // A split that agrees with the vote leaves the vote as the rule.
-    column[1] = (.yellow, PixelColor(r: 120, g: 105, b: 30))
+    column[4] = (.none, PixelColor(gray: 60))
+    column[6] = (.yellow, PixelColor(r: 120, g: 105, b: 30))  // off yellow's place
+    #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
     #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).decidedBy == .vote)
   }
 }
