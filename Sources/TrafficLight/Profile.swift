@@ -74,8 +74,8 @@ public struct Profile: Sendable, Equatable, Codable {
   ///   65.
   /// - A point on the lamp its colour belongs to (red top, yellow middle, green bottom)
   ///   votes 8: position is strong evidence, and it outweighs stray tints elsewhere.
-  /// - When the vote says red or yellow, the most saturated warm point chooses between them
-  ///   (`WarmSplit`: above 10 degrees is yellow). Amber lamps blown out to a red-orange rim
+  /// - When the vote says red or yellow, and position does not settle it, the most saturated
+  ///   warm point chooses between them (`WarmSplit`: above 10 degrees is yellow). Amber lamps blown out to a red-orange rim
   ///   read red by points (15 of 35 yellow US crops did); their most saturated point is
   ///   amber. The split's window is the red and yellow windows together, above the value
   ///   floor; its saturation floor (0.15) keeps grey points out. Any boundary from 4 to 16
