@@ -160,25 +160,11 @@ public struct Profile: Sendable, Equatable, Codable {
       if !(split.hue >= -180 && split.hue <= 180) {
         return "warmSplit hue must be between -180 and 180 degrees, not \(split.hue)"
       }
-      for bound in [split.lower, split.upper] where !(bound >= 0 && bound <= 360) {
-        return "warmSplit lower and upper must be in 0...360 degrees, not \(bound)"
-      }
-      if !(split.saturationFloor >= 0 && split.saturationFloor < 1 && split.valueFloor >= 0
-        && split.valueFloor < 1)
-      {
-        return "warmSplit saturationFloor and valueFloor must be in 0..<1"
-      }
+      if let problem = split.windowProblem("warmSplit") { return problem }
     }
     if let faint = sampler.faintLamp {
       if faint.color == .unknown { return "faintLamp color must be red, yellow or green" }
-      for bound in [faint.lower, faint.upper] where !(bound >= 0 && bound <= 360) {
-        return "faintLamp lower and upper must be in 0...360 degrees, not \(bound)"
-      }
-      if !(faint.saturationFloor >= 0 && faint.saturationFloor < 1 && faint.valueFloor >= 0
-        && faint.valueFloor < 1)
-      {
-        return "faintLamp saturationFloor and valueFloor must be in 0..<1"
-      }
+      if let problem = faint.windowProblem("faintLamp") { return problem }
       if !(1...1000).contains(faint.points) {
         return "faintLamp points must be between 1 and 1000, not \(faint.points)"
       }

@@ -1,6 +1,39 @@
 // The sampler's rules beyond counting points, each optional profile data: what decides a
 // frame whose vote is ambiguous (red against yellow) or empty (no point has a colour).
 
+/// Which points a rule counts: a hue window and floors on saturation and value. The warm
+/// split and the faint lamp both carry one (as flat JSON keys of their own).
+protocol TintWindow {
+  /// The hue window in degrees, `lower < h < upper` (wrapping through 0 when `lower > upper`,
+  /// as in `HueRange`).
+  var lower: Double { get }
+  var upper: Double { get }
+  /// A counted point's saturation and value (in 0...1) are above these.
+  var saturationFloor: Double { get }
+  var valueFloor: Double { get }
+}
+
+extension TintWindow {
+  /// Whether `pixel`, whose saturation is `saturation`, is above both floors with its hue
+  /// in the window.
+  func admits(_ pixel: PixelColor, saturation: Double) -> Bool {
+    guard saturation > saturationFloor, Double(pixel.value) / 255 > valueFloor else { return false }
+    let h = pixel.hue
+    return lower < upper ? (h > lower && h < upper) : (h > lower || h < upper)
+  }
+
+  /// What is wrong with the window and floors, with `name` leading the message, if anything.
+  func windowProblem(_ name: String) -> String? {
+    for bound in [lower, upper] where !(bound >= 0 && bound <= 360) {
+      return "\(name) lower and upper must be in 0...360 degrees, not \(bound)"
+    }
+    if !(saturationFloor >= 0 && saturationFloor < 1 && valueFloor >= 0 && valueFloor < 1) {
+      return "\(name) saturationFloor and valueFloor must be in 0..<1"
+    }
+    return nil
+  }
+}
+
 /// A washed-out lamp read from its faint tint.
 ///
 /// Some lamps are photographed so over-exposed that even their rim keeps only a faint tint:
@@ -12,7 +45,7 @@
 /// datasets, the red and yellow lights with no coloured point carry at most one faint green
 /// point in green's place (saturation above 0.06), the green ones mostly three or more;
 /// faint warm tints, by contrast, come from painted housings and pinkish greys everywhere.
-public struct FaintLamp: Sendable, Equatable, Hashable, Codable {
+public struct FaintLamp: Sendable, Equatable, Hashable, Codable, TintWindow {
   public var color: SignalColor
   /// The hue window in degrees, `lower < h < upper` (wrapping through 0 when `lower > upper`).
   public var lower: Double
@@ -43,12 +76,7 @@ public struct FaintLamp: Sendable, Equatable, Hashable, Codable {
     var count = 0
     for (sample, position) in zip(samples, positions)
     where lampOrder.indices.contains(position.third) && lampOrder[position.third] == color {
-      let pixel = sample.color
-      if window(from: lower, to: upper, holds: pixel.hue), pixel.saturation > saturationFloor,
-        Double(pixel.value) / 255 > valueFloor
-      {
-        count += 1
-      }
+      if admits(sample.color, saturation: sample.color.saturation) { count += 1 }
     }
     return count >= points
   }
@@ -66,7 +94,7 @@ public struct FaintLamp: Sendable, Equatable, Hashable, Codable {
 /// colour on that colour's lamp, and none of the other warm colour on its own. (A painted
 /// yellow housing is then not read as the lamp: on the car park, a refit that let the
 /// housing's orange points vote red lost 3 of 8 held-out red frames to the split.)
-public struct WarmSplit: Sendable, Equatable, Hashable, Codable {
+public struct WarmSplit: Sendable, Equatable, Hashable, Codable, TintWindow {
   /// The boundary between red and yellow, in degrees from -180 to 180 (negative is magenta-red).
   public var hue: Double
   /// A warm point's hue lies between `lower` and `upper` (degrees, `lower < h < upper`,
@@ -95,21 +123,13 @@ public struct WarmSplit: Sendable, Equatable, Hashable, Codable {
     for sample in samples {
       let color = sample.color
       let saturation = color.saturation
-      guard saturation > strongestSaturation, saturation > saturationFloor,
-        Double(color.value) / 255 > valueFloor, window(from: lower, to: upper, holds: color.hue)
-      else { continue }
+      guard saturation > strongestSaturation, admits(color, saturation: saturation) else { continue }
       strongest = color
       strongestSaturation = saturation
     }
     guard let hue = strongest?.hue else { return nil }
     return (hue > 180 ? hue - 360 : hue) > self.hue ? .yellow : .red
   }
-}
-
-/// Whether the open hue window from `lower` to `upper` degrees holds `h`, wrapping through
-/// 0 when `lower > upper` (as `HueRange` does).
-private func window(from lower: Double, to upper: Double, holds h: Double) -> Bool {
-  lower < upper ? (h > lower && h < upper) : (h > lower || h < upper)
 }
 
 /// When no point has a colour: read the lit lamp from brightness alone. For lamps so blown
