@@ -67,15 +67,15 @@ public struct FaintLamp: Sendable, Equatable, Hashable, Codable, TintWindow {
     self.points = points
   }
 
-  /// Whether at least `points` of `samples` are faint `color` points in `color`'s place.
+  /// Whether at least `points` of `samples` are faint `color` points in `color`'s place, by
+  /// `sampler`'s lamp order.
   ///
   /// Complexity: O(samples).
-  func isLit(samples: [SamplePoint], positions: [SevenPointSampler.Position], lampOrder: [SignalColor])
+  func isLit(samples: [SamplePoint], positions: [SevenPointSampler.Position], in sampler: SevenPointSampler)
     -> Bool
   {
     var count = 0
-    for (sample, position) in zip(samples, positions)
-    where lampOrder.indices.contains(position.third) && lampOrder[position.third] == color {
+    for (sample, position) in zip(samples, positions) where sampler.lamp(inThird: position.third) == color {
       if admits(sample.color, saturation: sample.color.saturation) { count += 1 }
     }
     return count >= points

@@ -180,7 +180,7 @@ public struct SevenPointSampler: Sendable, Equatable {
     for (sample, position) in zip(samples, positions) {
       guard let color = SignalColor(sample.pixelClass), Double(sample.value) >= dimmest else { continue }
       counts[color] += 1
-      let atItsLamp = lampOrder.indices.contains(position.third) && lampOrder[position.third] == color
+      let atItsLamp = lamp(inThird: position.third) == color
       scores[color, default: 0] += atItsLamp ? positionWeight : 1
       if atItsLamp { atTheirLamp.insert(color) }
     }
@@ -200,19 +200,24 @@ public struct SevenPointSampler: Sendable, Equatable {
       color = split
       rule = .warmSplit
     }
-    if color == .unknown, let faint = faintLamp,
-      faint.isLit(samples: samples, positions: positions, lampOrder: lampOrder)
+    if color == .unknown, let faint = faintLamp, faint.isLit(samples: samples, positions: positions, in: self)
     {
       color = faint.color
       rule = .faintLamp
     }
     if color == .unknown, let fallback = brightnessFallback,
-      let lit = fallback.litThird(samples: samples, positions: positions), lampOrder.indices.contains(lit)
+      let lit = fallback.litThird(samples: samples, positions: positions), let litLamp = lamp(inThird: lit)
     {
-      color = lampOrder[lit]
+      color = litLamp
       rule = .brightnessFallback
     }
     return FrameDecision(samples: samples, counts: counts, color: color, decidedBy: rule)
+  }
+
+  /// The lamp `lampOrder` puts in `third` (0 at the top or left), or `nil` for a lamp order
+  /// that `Profile.problem` would reject.
+  func lamp(inThird third: Int) -> SignalColor? {
+    lampOrder.indices.contains(third) ? lampOrder[third] : nil
   }
 
   /// Samples an already blurred crop, classifying each sampled pixel with `classifier`.
