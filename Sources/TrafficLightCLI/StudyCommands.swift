@@ -42,18 +42,22 @@ enum StudyCommand: String {
 
       DIRs are labelled as for 'evaluate'. The blur, points, columns, orientation and lamp
       order are kept from the starting profile; the hue bounds, per-colour saturation floors,
-      value floor, position weight, relative brightness and brightness fallback are searched
-      (coordinate descent over a grid, from the starting profile and a few fixed random
+      value floor, position weight, relative brightness and brightness fallback are searched,
+      and so are the warm split's and the faint lamp's floors when the starting profile has
+      them (coordinate descent over a grid, from the starting profile and a few fixed random
       starts). The score is the mean over the DIRs of accuracy, with each red light read as
-      green counted as --penalty mistakes.
+      green counted as --penalty mistakes. Cross-validation fits each fold on its own thread
+      (up to --jobs at once).
 
       Options:
         -o, --output FILE     where to write the profile (required; written atomically)
         --from NAME|FILE      the starting profile (default: default)
         --name NAME           the new profile's name (default: the file name)
         --folds K             also report K-fold cross-validated accuracy (default: 0, none)
+        --partitions R        repeat the cross-validation over R different splits into folds
+                              and report each and their mean (default: 1)
         --penalty P           mistakes one red-read-as-green counts as (default: 20)
-        --jobs N              threads for decoding (default: one per core)
+        --jobs N              threads for decoding and folds (default: one per core)
         -h, --help            show this help
 
       """
@@ -67,6 +71,7 @@ enum StudyCommand: String {
     var output: String?
     var name: String?
     var folds = 0
+    var partitions = 1
     var penalty = 20.0
     var folders: [String] = []
     var help = false
@@ -102,6 +107,12 @@ enum StudyCommand: String {
           throw UsageError("--folds must be 0 or a whole number from 2 to 20, not '\(text)'")
         }
         options.folds = folds
+      case .option("--partitions", let inline) where self == .calibrate:
+        let text = try scanner.value(of: "--partitions", inline: inline)
+        guard let partitions = Int(text), (1...20).contains(partitions) else {
+          throw UsageError("--partitions must be a whole number from 1 to 20, not '\(text)'")
+        }
+        options.partitions = partitions
       case .option("--penalty", let inline) where self == .calibrate:
         let text = try scanner.value(of: "--penalty", inline: inline)
         guard let penalty = Double(text), penalty >= 0, penalty <= 1000 else {
@@ -114,6 +125,7 @@ enum StudyCommand: String {
     if options.help { return options }
     if options.folders.isEmpty { throw UsageError("no DIR given") }
     if self == .calibrate && options.output == nil { throw UsageError("calibrate needs -o PROFILE.json") }
+    if options.partitions > 1 && options.folds == 0 { throw UsageError("--partitions needs --folds") }
     return options
   }
 
@@ -174,11 +186,7 @@ enum StudyCommand: String {
       for error in set.unreadable { console.err("Note: left out \(error.description)") }
     }
     if options.folds > 0 {
-      console.out(
-        "Cross-validation (\(options.folds) folds, fitted on the others, read on the held-out fold):")
-      for (set, confusion) in zip(prepared, calibrator.crossValidate(prepared, folds: options.folds)) {
-        console.out("  \(set.name): \(Self.summary(confusion))")
-      }
+      crossValidate(calibrator, prepared, options, jobs: jobs, console: &console)
     }
     let fitted = calibrator.fit(prepared, name: name)
     console.out("Fitted on all images:")
@@ -191,6 +199,34 @@ enum StudyCommand: String {
     }
     console.out("Wrote \(output) (use it with --profile \(output))")
     return 0
+  }
+
+  /// Prints the held-out accuracy of each partition into folds and, for several, their mean.
+  private func crossValidate(
+    _ calibrator: Calibrator, _ prepared: [Calibrator.PreparedSet], _ options: Options, jobs: Int,
+    console: inout Console
+  ) {
+    let heading = "Cross-validation (\(options.folds) folds, fitted on the others, read on the held-out fold)"
+    var runs: [[Confusion]] = []
+    for partition in 0..<options.partitions {
+      let held = calibrator.crossValidate(prepared, folds: options.folds, partition: partition, jobs: jobs)
+      runs.append(held)
+      console.out(options.partitions == 1 ? "\(heading):" : "\(heading), partition \(partition + 1):")
+      for (set, confusion) in zip(prepared, held) { console.out("  \(set.name): \(Self.summary(confusion))") }
+    }
+    guard runs.count > 1 else { return }
+    console.out("Mean over the \(runs.count) partitions:")
+    for (s, set) in prepared.enumerated() {
+      let confusions = runs.map { $0[s] }
+      let correct = confusions.map(\.correct)
+      let labelled = confusions[0].labelled
+      let mean = labelled > 0 ? Double(correct.reduce(0, +)) / Double(labelled * runs.count) : 0
+      let hundredths = (mean * 10000).rounded() / 100
+      let worst = confusions.map(\.redCalledGreen).max()!
+      console.out(
+        "  \(set.name): accuracy \(hundredths)% (\(correct.map(String.init).joined(separator: ", ")) of "
+          + "\(labelled)), red read as green at most \(worst)")
+    }
   }
 
   static func summary(_ confusion: Confusion) -> String {

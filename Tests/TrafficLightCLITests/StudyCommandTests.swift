@@ -39,6 +39,16 @@ import TrafficLightTestSupport
     #expect(run.status == 0)
     #expect(run.stdout.contains("Cross-validation (3 folds"))
     #expect(run.stdout.contains("\(folder): accuracy 100.0% (9 of 9), red read as green 0"))
+    #expect(!run.stdout.contains("partition"))
+    let repeated = try traffic(
+      "calibrate", "--from", "seed", "--folds", "3", "--partitions", "2", folder, "-o", profile)
+    #expect(repeated.status == 0)
+    #expect(repeated.stdout.contains("held-out fold), partition 1:\n"))
+    #expect(repeated.stdout.contains("held-out fold), partition 2:\n"))
+    #expect(
+      repeated.stdout.contains(
+        "Mean over the 2 partitions:\n  \(folder): accuracy 100.0% (9, 9 of 9), red read as green at most 0\n"
+      ))
     let loaded = try Profile.named(profile)
     #expect(loaded.name == "mine")
     let evaluated = try traffic("evaluate", "--profile", profile, folder)
@@ -61,5 +71,18 @@ import TrafficLightTestSupport
         "Error: Sources has neither red/, yellow/, green/ folders nor a labels.csv"))
     #expect(try traffic("evaluate", "--help").stdout.contains("confusion matrix"))
     #expect(try traffic("calibrate", "--help").stdout.contains("--folds K"))
+    let output = try temporaryFolder() + "/p.json"
+    #expect(
+      try traffic("calibrate", "--partitions", "2", "SampleFrames/stills", "-o", output)
+        == Run(
+          status: 64, stdout: "",
+          stderr:
+            "Error: --partitions needs --folds\nUsage: traffic-light calibrate [options] DIR... -o PROFILE.json\n"
+        ))
+    let badCount = try traffic(
+      "calibrate", "--folds", "3", "--partitions", "0", "SampleFrames/stills", "-o", output)
+    #expect(badCount.status == 64)
+    #expect(badCount.stderr.hasPrefix("Error: --partitions must be a whole number from 1 to 20, not '0'"))
+    #expect(!FileManager.default.fileExists(atPath: output))
   }
 }

@@ -140,6 +140,37 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     let held = calibrator.crossValidate([set], folds: 3)
     #expect(held.count == 1)
     #expect(held[0].total == 12)
+    let shuffled = calibrator.crossValidate([set], folds: 3, partition: 2)
+    #expect(shuffled[0].total == 12)
+  }
+
+  @Test func crossValidation_givesTheSameFiguresOnOneThreadOrTwo() throws {
+    let folder = try syntheticLabelledFolder(perColor: 4)
+    var calibrator = Calibrator(start: .seed)
+    calibrator.restarts = 1
+    calibrator.rounds = 1
+    let set = calibrator.prepare(try LabelledSet.load(folder), name: "synthetic")
+    for partition in 0..<2 {
+      let serial = calibrator.crossValidate([set], folds: 3, partition: partition, jobs: 1)
+      let parallel = calibrator.crossValidate([set], folds: 3, partition: partition, jobs: 2)
+      #expect(serial == parallel)
+    }
+  }
+
+  @Test(arguments: [(count: 12, folds: 3), (count: 1187, folds: 5), (count: 4, folds: 5)])
+  func partitions_areBalancedFolds_andOnlyTheFirstIsRoundRobin(count: Int, folds: Int) {
+    let first = Calibrator.folds(count: count, folds: folds, partition: 0)
+    #expect(first == (0..<count).map { $0 % folds })
+    for partition in 1..<4 {
+      let foldOf = Calibrator.folds(count: count, folds: folds, partition: partition)
+      #expect(foldOf == Calibrator.folds(count: count, folds: folds, partition: partition))
+      let sizes = (0..<folds).map { fold in foldOf.filter { $0 == fold }.count }
+      #expect(sizes == (0..<folds).map { fold in first.filter { $0 == fold }.count })
+      if count > 100 {
+        #expect(foldOf != first)
+        #expect(foldOf != Calibrator.folds(count: count, folds: folds, partition: partition + 1))
+      }
+    }
   }
 }
 
