@@ -8,7 +8,8 @@ enum StudyCommand: String {
 
   var usage: String {
     switch self {
-    case .evaluate: "Usage: traffic-light evaluate [--profile NAME|FILE] [--format text|jsonl] DIR..."
+    case .evaluate:
+      "Usage: traffic-light evaluate [--profile NAME|FILE] [--format text|jsonl] [--misses] DIR..."
     case .calibrate: "Usage: traffic-light calibrate [options] DIR... -o PROFILE.json"
     }
   }
@@ -30,6 +31,8 @@ enum StudyCommand: String {
       Options:
         --profile NAME|FILE   the profile to measure (default: default)
         --format text|jsonl   a report for people (default), or one JSON object per DIR
+        --misses              also name every image whose reading differs from its label
+                              (with the rule that decided it when that was not the vote)
         --jobs N              threads (default: one per core)
         -h, --help            show this help
 
@@ -70,6 +73,7 @@ enum StudyCommand: String {
     var jobs: Int?
     var output: String?
     var name: String?
+    var misses = false
     var folds = 0
     var partitions = 1
     var penalty = 20.0
@@ -88,6 +92,7 @@ enum StudyCommand: String {
         options.profile = try scanner.value(of: "--profile", inline: inline)
       case .option("--from", let inline) where self == .calibrate:
         options.profile = try scanner.value(of: "--from", inline: inline)
+      case .option("--misses", _) where self == .evaluate: options.misses = true
       case .option("--format", let inline) where self == .evaluate:
         options.format = try OutputFormat.parse(try scanner.value(of: "--format", inline: inline))
         if options.format == .csv { throw UsageError("evaluate writes text or jsonl") }
@@ -159,15 +164,26 @@ enum StudyCommand: String {
     for (index, (folder, images)) in sets.enumerated() {
       let readings = OrderedParallelMap.map(count: images.count, jobs: jobs) { reader.read(images[$0].path) }
       var confusion = Confusion()
+      var misses: [Miss] = []
       for (image, reading) in zip(images, readings) {
         if case .failure(let error) = reading.outcome { console.err("Error: \(image.path): \(error.reason)") }
         confusion.add(truth: image.truth, read: reading.frameColor)
+        if reading.frameColor != image.truth {
+          misses.append(Miss(image: image, reading: reading))
+        }
       }
       switch options.format {
-      case .jsonl: console.out(Self.json(confusion, folder: folder, profile: profile.name).closed)
+      case .jsonl:
+        var line = Self.json(confusion, folder: folder, profile: profile.name)
+        if options.misses { line.add("misses", array: misses.map(\.json)) }
+        console.out(line.closed)
       default:
         if index > 0 { console.out("") }
         console.out(Self.report(confusion, folder: folder, profile: profile.name, images: images.count))
+        if options.misses {
+          console.out("misread: \(misses.count)")
+          for miss in misses { console.out("  " + miss.text) }
+        }
       }
     }
     return 0
@@ -226,6 +242,41 @@ enum StudyCommand: String {
       console.out(
         "  \(set.name): accuracy \(hundredths)% (\(correct.map(String.init).joined(separator: ", ")) of "
           + "\(labelled)), red read as green at most \(worst)")
+    }
+  }
+
+  /// An image read as something other than its label.
+  struct Miss {
+    let path: String
+    let truth: SignalColor
+    let read: SignalColor
+    /// The rule that gave the colour, when it was not the vote.
+    let rule: FrameDecision.Rule?
+    /// Why the image could not be read, when it could not.
+    let failure: String?
+
+    init(image: LabelledImage, reading: ImageReading) {
+      path = image.path
+      truth = image.truth
+      read = reading.frameColor
+      let rule = reading.primary?.result.decision.decidedBy
+      self.rule = rule == .vote ? nil : rule
+      if case .failure(let error) = reading.outcome { failure = error.reason } else { failure = nil }
+    }
+
+    var text: String {
+      let how = failure.map { "unreadable: \($0)" } ?? rule.map { "by \($0.rawValue)" }
+      return "\(path): \(truth.rawValue) read \(read.rawValue)" + (how.map { " (\($0))" } ?? "")
+    }
+
+    var json: JSONLine {
+      var line = JSONLine()
+      line.add("path", path)
+      line.add("label", truth.rawValue)
+      line.add("read", read.rawValue)
+      if let rule { line.add("decidedBy", rule.rawValue) }
+      if let failure { line.add("error", failure) }
+      return line
     }
   }
 

@@ -23,6 +23,36 @@ import TrafficLightTestSupport
     #expect(confusion?["green"] == ["red": 0, "yellow": 0, "green": 2, "unknown": 2])
   }
 
+  @Test func evaluate_misses_namesEachImageReadOtherThanItsLabel() throws {
+    let folder = try temporaryFolder()
+    for color in SignalColor.byRestrictiveness {
+      try FileManager.default.createDirectory(
+        atPath: folder + "/" + color.rawValue, withIntermediateDirectories: true)
+      try writePNG(
+        syntheticLight(lit: color, width: 30, height: 90), to: folder + "/\(color.rawValue)/right.png")
+    }
+    try writePNG(syntheticLight(lit: .green, width: 30, height: 90), to: folder + "/red/mislabelled.png")
+    try Data("not a PNG".utf8).write(to: URL(fileURLWithPath: folder + "/yellow/broken.png"))
+
+    let plain = try traffic("evaluate", "--profile", "seed", folder)
+    #expect(!plain.stdout.contains("misread"))
+
+    let text = try traffic("evaluate", "--profile", "seed", "--misses", folder)
+    #expect(text.status == 0)
+    #expect(text.stderr.hasPrefix("Error: \(folder)/yellow/broken.png: "))
+    let listed = text.stdout.components(separatedBy: "misread: 2\n").last ?? ""
+    #expect(listed.hasPrefix("  \(folder)/red/mislabelled.png: red read green\n"))
+    #expect(listed.contains("  \(folder)/yellow/broken.png: yellow read unknown (unreadable: "))
+
+    let jsonl = try traffic("evaluate", "--profile", "seed", "--misses", "--format", "jsonl", folder)
+    let object = try JSONSerialization.jsonObject(with: Data(jsonl.stdout.utf8)) as! [String: Any]
+    let misses = object["misses"] as? [[String: String]]
+    #expect(misses?.count == 2)
+    #expect(misses?.first == ["path": folder + "/red/mislabelled.png", "label": "red", "read": "green"])
+    #expect(misses?.last?["path"] == folder + "/yellow/broken.png")
+    #expect(misses?.last?["error"]?.isEmpty == false)
+  }
+
   @Test func calibrate_writesAProfileThatClassifyLoads() throws {
     let folder = try temporaryFolder()
     for color in SignalColor.byRestrictiveness {
