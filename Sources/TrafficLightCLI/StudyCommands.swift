@@ -168,7 +168,7 @@ enum StudyCommand: String {
       for (image, reading) in zip(images, readings) {
         if case .failure(let error) = reading.outcome { console.err("Error: \(image.path): \(error.reason)") }
         confusion.add(truth: image.truth, read: reading.frameColor)
-        if reading.frameColor != image.truth {
+        if options.misses && reading.frameColor != image.truth {
           misses.append(Miss(image: image, reading: reading))
         }
       }
