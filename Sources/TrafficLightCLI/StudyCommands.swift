@@ -237,10 +237,9 @@ enum StudyCommand: String {
       let correct = confusions.map(\.correct)
       let labelled = confusions[0].labelled
       let mean = labelled > 0 ? Double(correct.reduce(0, +)) / Double(labelled * runs.count) : 0
-      let hundredths = (mean * 10000).rounded() / 100
       let worst = confusions.map(\.redCalledGreen).max()!
       console.out(
-        "  \(set.name): accuracy \(hundredths)% (\(correct.map(String.init).joined(separator: ", ")) of "
+        "  \(set.name): accuracy \(Self.percent(mean, places: 2)) (\(correct.map(String.init).joined(separator: ", ")) of "
           + "\(labelled)), red read as green at most \(worst)")
     }
   }
@@ -285,9 +284,11 @@ enum StudyCommand: String {
       + "red read as green \(confusion.redCalledGreen)"
   }
 
-  static func percent(_ share: Double) -> String {
-    let tenths = (share * 1000).rounded() / 10
-    return "\(tenths)%"
+  /// `share` as a percentage rounded to `places` decimals, printed as Swift prints a
+  /// `Double` (99.75%, 99.7%, 100.0%).
+  static func percent(_ share: Double, places: Int = 1) -> String {
+    let scale = (0..<places).reduce(1.0) { power, _ in power * 10 }
+    return "\((share * (100 * scale)).rounded() / scale)%"
   }
 
   static func report(_ confusion: Confusion, folder: String, profile: String, images: Int) -> String {
