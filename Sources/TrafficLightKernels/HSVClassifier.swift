@@ -171,16 +171,6 @@ public struct HSVClassifier: Sendable {
     return 0
   }
 
-  /// The formula from 0-or-1 masks only, with no branch to take: a loop over pixels
-  /// vectorises (16 at a time with AVX-512).
-  ///
-  /// The comparisons run on `Float` fused multiply-adds, one instruction each where a 32-bit
-  /// integer multiply is two, and stay exact: with H = n + k d (the sector k in 0, 2, 4 or 6
-  /// and n the difference of the other two channels), the hue test `h > t` is
-  /// `60000 H > (1000 t) d`. Here `60000 H` is `2^5 * 1875 H` with `|1875 H| < 2^24`, and the
-  /// thresholds, `d` and `max` are integers below 2^24, so every operand is an exact `Float`;
-  /// `(1000 t) d - 60000 H` is an integer, and one rounding cannot change its sign or make it
-  /// zero. So `fma(1000 t, d, -60000 H) < 0` is exactly `h > t`; saturation likewise.
   /// `Rules` with the thresholds as `Float`s (exact: all are integers below 2^24).
   private struct FloatRules: Sendable {
     typealias Rule = (lower: Float, upper: Float, saturation: Float, wraps: Int32)
@@ -200,6 +190,16 @@ public struct HSVClassifier: Sendable {
     }
   }
 
+  /// The formula from 0-or-1 masks only, with no branch to take: a loop over pixels
+  /// vectorises (16 at a time with AVX-512).
+  ///
+  /// The comparisons run on `Float` fused multiply-adds, one instruction each where a 32-bit
+  /// integer multiply is two, and stay exact: with H = n + k d (the sector k in 0, 2, 4 or 6
+  /// and n the difference of the other two channels), the hue test `h > t` is
+  /// `60000 H > (1000 t) d`. Here `60000 H` is `2^5 * 1875 H` with `|1875 H| < 2^24`, and the
+  /// thresholds, `d` and `max` are integers below 2^24, so every operand is an exact `Float`;
+  /// `(1000 t) d - 60000 H` is an integer, and one rounding cannot change its sign or make it
+  /// zero. So `fma(1000 t, d, -60000 H) < 0` is exactly `h > t`; saturation likewise.
   @inline(__always)
   private static func maskCode(r: UInt8, g: UInt8, b: UInt8, _ rules: FloatRules) -> UInt8 {
     @inline(__always) func bit(_ condition: Bool) -> Int32 { condition ? 1 : 0 }
