@@ -60,7 +60,8 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Decodes JPEG and PNG files to 8-bit RGB.
 ///
 /// Grayscale is expanded to RGB, 16-bit PNG reduced to 8 bits, alpha composited on black,
-/// palettes expanded; progressive JPEG works and CMYK/YCCK JPEG is converted. Errors are
+/// palettes expanded; progressive JPEG works and CMYK/YCCK JPEG is converted. An image is
+/// turned as its EXIF orientation tag says, unless `appliesOrientation` is false. Errors are
 /// values; the decoders never print and never end the process.
 public struct ImageDecoder: Sendable {
   /// The largest image, in pixels, that is decoded. Checked from the header.
@@ -70,13 +71,18 @@ public struct ImageDecoder: Sendable {
   /// Whether an image whose data the decoder had to patch over is accepted (true) or is a
   /// `DecodeError.damaged` (false).
   public var acceptsDamagedData: Bool
+  /// Whether an image is turned as its EXIF orientation tag says (`ExifOrientation`), as
+  /// photo viewers show it (true), or left as its pixels are stored (false).
+  public var appliesOrientation: Bool
 
   public init(
-    maxPixels: Int = 100_000_000, maxFileBytes: Int = 256 << 20, acceptsDamagedData: Bool = false
+    maxPixels: Int = 100_000_000, maxFileBytes: Int = 256 << 20, acceptsDamagedData: Bool = false,
+    appliesOrientation: Bool = true
   ) {
     self.maxPixels = maxPixels
     self.maxFileBytes = maxFileBytes
     self.acceptsDamagedData = acceptsDamagedData
+    self.appliesOrientation = appliesOrientation
   }
 
   /// Reads and decodes the file at `path`.
@@ -97,11 +103,11 @@ public struct ImageDecoder: Sendable {
     return try decodeNotingDamage(bytes, name: path)
   }
 
-  /// Reads the file at `path` and decodes only `region` of it (clipped to the image): for a
-  /// JPEG, rows above the region are skipped and decoding stops below it, so a small region
-  /// of a large frame costs a fraction of a full decode; a PNG is decoded whole and cropped.
-  /// The pixels are those of a full decode. Returns `nil` for the image when the region lies
-  /// outside it.
+  /// Reads the file at `path` and decodes only `region` of it (clipped to the image, in the
+  /// coordinates of the image as displayed, turned by its orientation tag): for a JPEG, rows
+  /// above the region are skipped and decoding stops below it, so a small region of a large
+  /// frame costs a fraction of a full decode; a PNG is decoded whole and cropped. The pixels
+  /// are those of a full decode. Returns `nil` for the image when the region lies outside it.
   ///
   /// - Throws: `DecodeError`, naming `path`.
   public func decodeNotingDamage(
@@ -115,26 +121,31 @@ public struct ImageDecoder: Sendable {
       }
       return (whole.cropped(to: area), area, damage)
     }
+    let orientation = appliesOrientation ? ExifOrientation.declared(by: bytes) : .normal
     return try bytes.withUnsafeBufferPointer {
       (data) throws(DecodeError) -> (RGBImage?, PixelRegion?, String?) in
       var report = tl_codec_report()
       let (width, height) = try checkedSize(tl_jpeg_read_info, data, &report, name: path, format: .jpeg)
-      guard let area = region.clipped(toWidth: width, height: height) else { return (nil, nil, nil) }
+      let shown = orientation.displayedSize(width: width, height: height)
+      guard let area = region.clipped(toWidth: shown.width, height: shown.height) else {
+        return (nil, nil, nil)
+      }
       // A region that is the whole image, or a small image, decodes whole faster.
-      if (area.width == width && area.height == height) || width * height <= 1 << 16 {
+      if (area.width == shown.width && area.height == shown.height) || width * height <= 1 << 16 {
         let (image, damage) = try decodeNotingDamage(bytes, name: path)
         return (image.cropped(to: area), area, damage)
       }
-      let image = try RGBImage(width: area.width, height: area.height) { (pixels) throws(DecodeError) in
+      let stored = orientation.storedRegion(for: area, width: width, height: height)
+      let image = try RGBImage(width: stored.width, height: stored.height) { (pixels) throws(DecodeError) in
         let status = tl_jpeg_decode_region_rgb(
-          data.baseAddress, data.count, UInt32(area.x), UInt32(area.y), UInt32(area.width),
-          UInt32(area.height),
+          data.baseAddress, data.count, UInt32(stored.x), UInt32(stored.y), UInt32(stored.width),
+          UInt32(stored.height),
           pixels.baseAddress, pixels.count, &report)
         guard status == TL_STATUS_OK else {
           throw .corrupt(path: path, format: .jpeg, reason: report.messageText)
         }
       }
-      return (image, area, try damage(report, name: path, format: .jpeg))
+      return (orientation.display(image), area, try damage(report, name: path, format: .jpeg))
     }
   }
 
@@ -158,6 +169,7 @@ public struct ImageDecoder: Sendable {
     guard let format = ImageFormat(sniffing: bytes) else { throw .unsupportedFormat(path: name) }
     let readInfo = format == .jpeg ? tl_jpeg_read_info : tl_png_read_info
     let decodeRGB = format == .jpeg ? tl_jpeg_decode_rgb : tl_png_decode_rgb
+    let orientation = appliesOrientation ? ExifOrientation.declared(by: bytes) : .normal
     return try bytes.withUnsafeBufferPointer { (data) throws(DecodeError) -> (RGBImage, String?) in
       var report = tl_codec_report()
       let (width, height) = try checkedSize(readInfo, data, &report, name: name, format: format)
@@ -167,7 +179,7 @@ public struct ImageDecoder: Sendable {
           throw .corrupt(path: name, format: format, reason: report.messageText)
         }
       }
-      return (image, try damage(report, name: name, format: format))
+      return (orientation.display(image), try damage(report, name: name, format: format))
     }
   }
 

@@ -213,16 +213,6 @@ func randomPatternImage() -> RGBImage {
 /// Bit depth and colour type from a PNG's IHDR chunk: proof of what kind of file a test made.
 func pngHeader(_ bytes: [UInt8]) -> (depth: UInt8, colorType: UInt8) { (bytes[24], bytes[25]) }
 
-/// CRC-32 as PNG chunks use it.
-func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-  var crc: UInt32 = 0xFFFF_FFFF
-  for byte in bytes {
-    crc ^= UInt32(byte)
-    for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-  }
-  return ~crc
-}
-
 @Suite struct FuzzRegressionTests {
   @Test func fuzzerInputs_decodeOrFailCleanly_andDecodedOnesGoThroughThePipeline() throws {
     let folder = TestPaths.packageRoot.appendingPathComponent("Fuzz/regressions").path
