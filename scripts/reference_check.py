@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageOps
 
 SIGMA = 2.0
 SATURATION_FLOOR = 0.8
@@ -64,7 +64,8 @@ def pixel_class(r, g, b):
 
 
 def frame_colour(path):
-    rgb = np.asarray(Image.open(path).convert("RGB"))
+    # Turned as its EXIF orientation tag says, as the tool does by default.
+    rgb = np.asarray(ImageOps.exif_transpose(Image.open(path)).convert("RGB"))
     blurred = blur(rgb)
     h, w, _ = blurred.shape
     counts = {"red": 0, "yellow": 0, "green": 0}

@@ -23,6 +23,7 @@ struct CommandOptions: Equatable {
   var output: String?
   var mask: String?
   var lenient = false
+  var ignoresExifOrientation = false
   var maxPixels = 100_000_000
   var maxFileBytes = 256 << 20
   /// Stop after this many inputs failed; `nil` for never.
@@ -66,6 +67,7 @@ struct CommandOptions: Equatable {
       case ("--output", _), ("-o", _): options.output = try value()
       case ("--mask", _): options.mask = try value()
       case ("--lenient", _): options.lenient = true
+      case ("--ignore-exif-orientation", _): options.ignoresExifOrientation = true
       case ("--max-pixels", _): options.maxPixels = try size(name, try value())
       case ("--max-file-size", _): options.maxFileBytes = try size(name, try value())
       case ("--max-errors", _): options.maxErrors = try whole(name, try value(), in: 1...Int(Int32.max))

@@ -34,6 +34,10 @@ enum ImageCommand {
       --lenient                accept JPEGs whose data is damaged (truncated, corrupt
                                segments: libjpeg fills the gaps with grey) and note the
                                damage; by default they are errors
+      --ignore-exif-orientation
+                               read pixels as stored; by default an image is turned as
+                               its EXIF orientation tag says (phone photos), as viewers
+                               show it, and --roi is in the turned image's pixels
       --max-pixels N           refuse images whose header claims more pixels (default 100M;
                                K, M, G suffixes)
       --max-file-size N        refuse files larger than N bytes (default 256M; K, M, G are
@@ -123,7 +127,8 @@ enum ImageCommand {
     if let output = options.output { console.file = try AtomicFile(path: output) }
 
     let decoder = ImageDecoder(
-      maxPixels: options.maxPixels, maxFileBytes: options.maxFileBytes, acceptsDamagedData: options.lenient)
+      maxPixels: options.maxPixels, maxFileBytes: options.maxFileBytes, acceptsDamagedData: options.lenient,
+      appliesOrientation: !options.ignoresExifOrientation)
     let reader = ImageReader(
       pipeline: FramePipeline(profile: profile, decoder: decoder), regions: regions,
       keepingMaps: options.mask != nil)

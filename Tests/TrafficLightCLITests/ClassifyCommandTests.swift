@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrafficLight
+import TrafficLightKernels
 import TrafficLightTestSupport
 
 @Suite struct ClassifyCommandTests {
@@ -125,6 +126,40 @@ import TrafficLightTestSupport
       "classify", "--profile", "seed", "--format", "csv", "--roi", "60,-20,30,200", folder)
     #expect(right.stdout.split(separator: "\n").last == "\(folder)/frame.png,60,0,30,90,green,0,0,2,")
     #expect(try traffic("classify", "--roi", "1,2,3", folder).status == 64)
+  }
+
+  @Test func classify_turnsPhonePhotos_byTheirExifOrientation() throws {
+    // A phone stores a portrait photo sideways and tags it "turn 90 degrees clockwise" (6).
+    let folder = try temporaryFolder()
+    let sideways = ExifOrientation.rotated270.display(syntheticLight(lit: .green))
+    #expect(ExifOrientation.rotated90.display(sideways) == syntheticLight(lit: .green))
+    let tag = exifTIFF(orientation: 6)
+    try Data(withExifChunk(try ImageEncoder.png(sideways), tag)).write(
+      to: URL(fileURLWithPath: folder + "/a.png"))
+    try Data(withExif(try ImageEncoder.jpeg(sideways, quality: 95), tag))
+      .write(to: URL(fileURLWithPath: folder + "/b.jpg"))
+    let turned = try traffic("classify", "--profile", "seed", "--format", "csv", folder)
+    #expect(
+      turned.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[1] } == [
+        "green", "green",
+      ])
+    // As stored, the centre column crosses only the dark middle lamp.
+    let stored = try traffic(
+      "classify", "--profile", "seed", "--format", "csv", "--ignore-exif-orientation", folder)
+    #expect(
+      stored.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[1] } == [
+        "unknown", "unknown",
+      ])
+
+    // --roi is in the turned picture's pixels.
+    var frame = RGBImage(width: 100, height: 90, fill: (120, 160, 220))
+    paste(syntheticLight(lit: .red), into: &frame, x: 10, y: 0)
+    paste(syntheticLight(lit: .green), into: &frame, x: 60, y: 0)
+    let photo = try temporaryFolder() + "/photo.png"
+    try Data(withExifChunk(try ImageEncoder.png(ExifOrientation.rotated270.display(frame)), tag))
+      .write(to: URL(fileURLWithPath: photo))
+    let left = try traffic("classify", "--profile", "seed", "--format", "csv", "--roi", "10,0,30,90", photo)
+    #expect(left.stdout.split(separator: "\n").last == "\(photo),10,0,30,90,red,2,0,0,")
   }
 
   @Test func classify_labels_readEachBoxOfTheChosenClass() throws {
