@@ -167,6 +167,8 @@ for (frame, jpeg) in zip(frames, jpegs) {
     ("frame, full blur", { blackHole(fullPipeline.classify(image)) }),
     ("frame (pipeline path)", { blackHole(pipeline.classify(image)) }),
     ("decode+frame", { blackHole(pipeline.classify(try! decoder.decode(jpeg))) }),
+    // What a phone photo tagged "turn 90 degrees clockwise" (EXIF 6) adds to its decode.
+    ("turn 90 (EXIF 6)", { blackHole(ExifOrientation.rotated90.display(image)) }),
     (
       "roi 60x150: decode, crop",
       {

@@ -33,6 +33,26 @@ import TrafficLightTestSupport
   }
 
   @Test(arguments: ExifOrientation.allCases)
+  func display_ofImagesLargerThanATile_equalsAPixelByPixelTurn(orientation: ExifOrientation) {
+    var generator = SeededGenerator(seed: 8)
+    for (width, height) in [(70, 45), (1, 33), (65, 1), (64, 64)] {
+      let image = RGBImage(
+        width: width, height: height,
+        bytes: (0..<width * height * 3).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+      let shown = orientation.display(image)
+      let size = orientation.displayedSize(width: width, height: height)
+      var expected = RGBImage(width: size.width, height: size.height)
+      for y in 0..<size.height {
+        for x in 0..<size.width {
+          let stored = orientation.storedPixel(x: x, y: y, width: width, height: height)
+          expected[x, y] = image[stored.x, stored.y]
+        }
+      }
+      #expect(shown == expected, "\(orientation), \(width)x\(height)")
+    }
+  }
+
+  @Test(arguments: ExifOrientation.allCases)
   func storedRegion_holdsExactlyTheDisplayedRegion(orientation: ExifOrientation) {
     var generator = SeededGenerator(seed: 5)
     let image = RGBImage(
