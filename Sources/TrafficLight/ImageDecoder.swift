@@ -104,7 +104,7 @@ public struct ImageDecoder: Sendable {
       }
       return (whole.cropped(to: area), area, damage)
     }
-    let orientation = appliesOrientation ? ExifOrientation.declared(by: bytes) : .normal
+    let orientation = declaredOrientation(bytes)
     return try bytes.withUnsafeBufferPointer {
       (data) throws(DecodeError) -> (RGBImage?, PixelRegion?, String?) in
       var report = tl_codec_report()
@@ -115,7 +115,7 @@ public struct ImageDecoder: Sendable {
       }
       // A region that is the whole image, or a small image, decodes whole faster.
       if (area.width == shown.width && area.height == shown.height) || width * height <= 1 << 16 {
-        let (image, damage) = try decodeNotingDamage(bytes, name: path)
+        let (image, damage) = try decodeNotingDamage(bytes, name: path, turnedTo: orientation)
         return (image.cropped(to: area), area, damage)
       }
       let stored = orientation.storedRegion(for: area, width: width, height: height)
@@ -148,11 +148,23 @@ public struct ImageDecoder: Sendable {
   public func decodeNotingDamage(
     _ bytes: [UInt8], name: String = "<memory>"
   ) throws(DecodeError) -> (image: RGBImage, damage: String?) {
+    try decodeNotingDamage(bytes, name: name, turnedTo: declaredOrientation(bytes))
+  }
+
+  /// The orientation the image is turned to: the one `bytes` declare, or `.normal` when
+  /// `appliesOrientation` is false.
+  private func declaredOrientation(_ bytes: [UInt8]) -> ExifOrientation {
+    appliesOrientation ? ExifOrientation.declared(by: bytes) : .normal
+  }
+
+  /// Decodes `bytes` whole and turns the image to `orientation`, already read from them.
+  private func decodeNotingDamage(
+    _ bytes: [UInt8], name: String, turnedTo orientation: ExifOrientation
+  ) throws(DecodeError) -> (image: RGBImage, damage: String?) {
     guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "file is empty") }
     guard let format = ImageFormat(sniffing: bytes) else { throw .unsupportedFormat(path: name) }
     let readInfo = format == .jpeg ? tl_jpeg_read_info : tl_png_read_info
     let decodeRGB = format == .jpeg ? tl_jpeg_decode_rgb : tl_png_decode_rgb
-    let orientation = appliesOrientation ? ExifOrientation.declared(by: bytes) : .normal
     return try bytes.withUnsafeBufferPointer { (data) throws(DecodeError) -> (RGBImage, String?) in
       var report = tl_codec_report()
       let (width, height) = try checkedSize(readInfo, data, &report, name: name, format: format)
