@@ -80,9 +80,10 @@ public struct Profile: Sendable, Equatable, Codable {
   /// - When the vote says red or yellow, and position does not settle it, the most
   ///   saturated warm point chooses between them (`WarmSplit`: above 10 degrees is yellow).
   ///   Amber lamps blown out to a red-orange rim read red by points (15 of 35 yellow US
-  ///   crops did); their most saturated point is amber. The split's window is the red and yellow windows together, above the value
-  ///   floor; its saturation floor (0.15) keeps grey points out. Any boundary from 4 to 16
-  ///   degrees and any floor from 0.05 to 0.25 reads the shared datasets the same.
+  ///   crops did); their most saturated point is amber. The split's window is the red and
+  ///   yellow windows together, above the value floor; its saturation floor (0.15) keeps
+  ///   grey points out. Any boundary from 4 to 16 degrees and any floor from 0.05 to 0.25
+  ///   reads the shared datasets the same.
   /// - When no point has a colour, three points in the bottom third with a faint green tint
   ///   (`FaintLamp`: hue 90 to 200, saturation above 0.06) read green: washed-out green
   ///   lamps go near-white with a cyan cast too faint for any floor. Red and yellow lights
