@@ -116,6 +116,23 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     }
   }
 
+  /// `profiles/untrained.json`, the start the README's leak-free cross-validation uses, is
+  /// `default`'s structure at the middle of every searched grid (the upper middle of an even
+  /// one), with its windows where `calibrate` would put them.
+  @Test func untrainedProfile_isDefaultsStructure_atTheMiddleOfEverySearchedGrid() throws {
+    let path = TestPaths.packageRoot.appendingPathComponent("profiles/untrained.json").path
+    let untrained = try Profile.named(path)
+    let parameters = Parameters(untrained)
+    for (axis, grid) in Parameters.axes.enumerated() {
+      #expect(parameters[axis] == grid.values[grid.values.count / 2], "\(grid.name)")
+    }
+    #expect(parameters.profile(from: untrained, name: untrained.name) == untrained)
+    var structure = Profile.default
+    structure.name = untrained.name
+    #expect(parameters.profile(from: structure, name: untrained.name) == untrained)
+    #expect(untrained.problem == nil)
+  }
+
   @Test func calibrate_scorePenalisesRedCalledGreen() {
     let calibrator = Calibrator(start: .seed)
     var safe = Confusion()
