@@ -11,6 +11,10 @@ public enum InputItem: Sendable, Equatable {
   /// Something passed over, and why: a file in a folder that is not named like an image, or
   /// a folder that could not be listed.
   case skipped(path: String, reason: String)
+  /// A folder named among the paths that gave no image (nor did its subfolders, when
+  /// walked): the wrong folder, or frames in another format, would otherwise read as an
+  /// empty run.
+  case emptyFolder(path: String)
 }
 
 /// Turns command-line paths into the images to read, folders walked in natural order.
@@ -21,14 +25,18 @@ public enum InputCollector {
   /// The inputs `paths` name, in order. A path that is not a folder is taken as an image
   /// whatever its name (a missing file then fails to decode, naming itself). A folder gives
   /// its image files in natural order, subfolders walked in the same order when
-  /// `recursive`; other files in it are skipped with a reason. Symbolic links are followed,
-  /// but no folder is entered twice, so link loops end.
+  /// `recursive`; other files in it are skipped with a reason, and a folder that gives no
+  /// image at all is reported after its skipped files. Symbolic links are followed, but no
+  /// folder is entered twice, so link loops end.
   public static func collect(_ paths: [String], recursive: Bool = true) -> [InputItem] {
     var items: [InputItem] = []
     var visited = Set<FileIdentity>()
     for path in paths {
       if let identity = FileIdentity(directoryAt: path) {
-        walk(path, identity: identity, recursive: recursive, visited: &visited, into: &items)
+        let entered = !visited.contains(identity)
+        let found = walk(path, identity: identity, recursive: recursive, visited: &visited, into: &items)
+        // (A folder given twice, or by two names, is entered once: the later name is only noted.)
+        if entered && found == 0 { items.append(.emptyFolder(path: path)) }
       } else {
         items.append(.image(path: path))
       }
@@ -42,38 +50,42 @@ public enum InputCollector {
     return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
   }
 
+  /// Appends what `directory` holds to `items`; returns how many images that was.
   private static func walk(
     _ directory: String, identity: FileIdentity, recursive: Bool, visited: inout Set<FileIdentity>,
     into items: inout [InputItem]
-  ) {
+  ) -> Int {
     guard visited.insert(identity).inserted else {
       items.append(.skipped(path: directory, reason: "folder already visited (symbolic link loop?)"))
-      return
+      return 0
     }
     let names: [String]
     switch listDirectory(directory) {
     case .success(let list): names = list
     case .failure(let reason):
       items.append(.skipped(path: directory, reason: "cannot list folder: \(reason.message)"))
-      return
+      return 0
     }
     let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+    var found = 0
     for name in NaturalOrder.sorted(names) {
       let path = prefix + name
       if name.hasPrefix(".") {
         items.append(.skipped(path: path, reason: "hidden"))
       } else if let child = FileIdentity(directoryAt: path) {
         if recursive {
-          walk(path, identity: child, recursive: recursive, visited: &visited, into: &items)
+          found += walk(path, identity: child, recursive: recursive, visited: &visited, into: &items)
         } else {
           items.append(.skipped(path: path, reason: "is a folder"))
         }
       } else if isImageName(name) {
         items.append(.image(path: path))
+        found += 1
       } else {
         items.append(.skipped(path: path, reason: "not named like an image (.jpg, .jpeg, .png)"))
       }
     }
+    return found
   }
 
   struct ListingError: Error { let message: String }

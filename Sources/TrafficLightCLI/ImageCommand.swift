@@ -57,15 +57,15 @@ enum ImageCommand {
       A PATH is an image file (JPEG or PNG, recognised by content) or a folder, whose image
       files (.jpg, .jpeg, .png, any case) are read in natural order (frame_2 before
       frame_10), subfolders included. Other files in folders are skipped with a note on
-      stderr.
+      stderr; a folder that gives no image at all is an error.
 
       Options:
       \(sharedOptions)
 
       Each result has the path, the colour (red, yellow, green or unknown) and the points
       per colour; an image that cannot be read gives its path and the error instead.
-      Exit status: 0 every image read, 1 some input failed (the rest are still reported),
-      64 bad usage.
+      Exit status: 0 every image read, 1 some input failed or a folder held no image (the
+      rest are still reported), 64 bad usage.
 
       """
     case .sequence:
@@ -144,7 +144,16 @@ enum ImageCommand {
     var tracker = SequenceTracker(window: options.window)
     var progress = Progress(total: images.count)
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
-    for case .skipped(let path, let reason) in items { console.err("Note: skipped \(path): \(reason)") }
+    for item in items {
+      switch item {
+      case .image: break
+      case .skipped(let path, let reason): console.err("Note: skipped \(path): \(reason)")
+      case .emptyFolder(let path):
+        let whereNot = command == .sequence ? "in it" : "in it or its subfolders"
+        console.err("Error: \(path): no .jpg, .jpeg or .png file \(whereNot)")
+        failed = true
+      }
+    }
     // Workers read ahead of the output by at most 64 inputs per thread: memory stays flat
     // over any number of frames, and results come out in input order.
     OrderedParallelMap.stream(count: images.count, jobs: jobs, window: 64 * jobs) {

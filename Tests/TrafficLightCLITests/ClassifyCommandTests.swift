@@ -102,6 +102,18 @@ import TrafficLightTestSupport
     #expect(run.stderr.contains("Note: skipped \(folder)/loop: folder already visited"))
   }
 
+  @Test func classify_folderWithNoImage_isAnError_andTheOthersAreStillRead() throws {
+    let empty = try temporaryFolder()
+    _ = FileManager.default.createFile(atPath: empty + "/frame_0.bmp", contents: Data())
+    let full = try temporaryFolder()
+    try writePNG(syntheticLight(lit: .green), to: full + "/a.png")
+    let run = try traffic("classify", "--format", "jsonl", "--profile", "seed", empty, full)
+    #expect(run.status == 1)
+    #expect(run.stdout.contains(#""path":"\#(full)/a.png","color":"green""#))
+    #expect(run.stderr.contains("Error: \(empty): no .jpg, .jpeg or .png file in it or its subfolders\n"))
+    #expect(try traffic("classify", "--profile", "seed", full).status == 0)
+  }
+
   @Test func classify_missingFile_isAnErrorRowInText() throws {
     let run = try traffic("classify", "--profile", "seed", "/nonexistent/x.jpg")
     #expect(run.status == 1)

@@ -82,6 +82,16 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
     #expect(lines[2].hasPrefix("1,\(folder)/frame_1.png,,,,,,green,,,,corrupt JPEG: "))
   }
 
+  @Test func sequence_folderWithNoFrame_isAnError() throws {
+    // Frames one level down are not a sequence's: it reads only the folder's own files.
+    let folder = try syntheticSequence([])
+    let inner = try syntheticSequence([.green])
+    try FileManager.default.moveItem(atPath: inner, toPath: folder + "/frames")
+    let run = try traffic("sequence", "--profile", "seed", folder)
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("Error: \(folder): no .jpg, .jpeg or .png file in it\n"))
+  }
+
   @Test func sequence_labels_largestBoxDrivesTheVote_andNoBoxVotesUnknown() throws {
     let folder = try temporaryFolder()
     let labels = try temporaryFolder()

@@ -221,6 +221,31 @@ import TrafficLightTestSupport
       ])
   }
 
+  @Test func collect_folderWithNoImage_isReportedOnce_afterWhatItSkipped() throws {
+    let files = FileManager.default
+    let empty = try temporaryFolder()
+    _ = files.createFile(atPath: empty + "/notes.txt", contents: Data())
+    try files.createDirectory(atPath: empty + "/sub", withIntermediateDirectories: false)
+    _ = files.createFile(atPath: empty + "/sub/frame.bmp", contents: Data())
+    let full = try temporaryFolder()
+    try files.createDirectory(atPath: full + "/sub", withIntermediateDirectories: false)
+    _ = files.createFile(atPath: full + "/sub/frame.jpg", contents: Data())
+    // The empty folder again by another name: entered once, reported once.
+    try files.createSymbolicLink(atPath: full + "/again", withDestinationPath: empty)
+    let items = InputCollector.collect([empty, full, full + "/again"])
+    #expect(
+      items == [
+        .skipped(path: empty + "/notes.txt", reason: "not named like an image (.jpg, .jpeg, .png)"),
+        .skipped(path: empty + "/sub/frame.bmp", reason: "not named like an image (.jpg, .jpeg, .png)"),
+        .emptyFolder(path: empty),
+        .skipped(path: full + "/again", reason: "folder already visited (symbolic link loop?)"),
+        .image(path: full + "/sub/frame.jpg"),
+        .skipped(path: full + "/again", reason: "folder already visited (symbolic link loop?)"),
+      ])
+    // Not walking subfolders, the second folder has no image either.
+    #expect(InputCollector.collect([full], recursive: false).last == .emptyFolder(path: full))
+  }
+
   @Test func collect_filePaths_areTakenAsGiven() {
     #expect(
       InputCollector.collect(["b.txt", "/nonexistent/a.jpg"]) == [
