@@ -8,7 +8,8 @@
 /// saturation floor, the faint lamp's saturation floor and number of points), from the
 /// starting profile and from a few deterministic random starts, keeping the best. The
 /// windows follow the thresholds: a warm split's runs from red's lower bound to yellow's
-/// upper one, a faint lamp's is its colour's hue range, both above the value floor. The
+/// upper one, a faint lamp's is its colour's hue range, both above the value floor, and a
+/// faint lamp's red veto (when the start has one) is red's hue range. The
 /// score is the mean over the labelled sets of
 /// `(correct - redCalledGreenPenalty * red lights read green) / labelled images`, so a
 /// small set counts as much as a large one and a red light read green costs as much as
@@ -245,7 +246,8 @@ struct Parameters: Equatable {
         }
       profile.sampler.faintLamp = FaintLamp(
         color: faint.color, lower: range.lower, upper: range.upper, saturationFloor: values[15],
-        valueFloor: values[8], points: Int(values[16]))
+        valueFloor: values[8], points: Int(values[16]),
+        redVeto: faint.redVeto.map { HueRange(values[0], values[1], saturationFloor: $0.saturationFloor) })
     }
     return profile
   }

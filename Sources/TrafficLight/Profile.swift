@@ -29,7 +29,7 @@ public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
 ///  "brightnessFallback": {"margin": 0.02, "floor": 0.3},
 ///  "warmSplit": {"hue": 10, "lower": 335, "upper": 65, "saturationFloor": 0.15, "valueFloor": 0.35},
 ///  "faintLamp": {"color": "green", "lower": 90, "upper": 200, "saturationFloor": 0.06,
-///                "valueFloor": 0.35, "points": 3},
+///                "valueFloor": 0.35, "points": 3, "redVeto": {"lower": 340, "upper": 5}},
 ///  "thresholds": {"saturationFloor": 0.5, "valueFloor": 0.3,
 ///                 "green": {"lower": 100, "upper": 220, "saturationFloor": 0.2},
 ///                 "yellow": {"lower": 5, "upper": 60}, "red": {"lower": 340, "upper": 5}}}
@@ -86,8 +86,10 @@ public struct Profile: Sendable, Equatable, Codable {
   ///   reads the shared datasets the same.
   /// - When no point has a colour, three points in the bottom third with a faint green tint
   ///   (`FaintLamp`: hue 90 to 200, saturation above 0.06) read green: washed-out green
-  ///   lamps go near-white with a cyan cast too faint for any floor. Red and yellow lights
-  ///   that reach this step carry at most one such point on the shared datasets. Faint
+  ///   lamps go near-white with a cyan cast too faint for any floor, unless red's place has
+  ///   a faint red tint (its veto, which changes no reading here but keeps refits from
+  ///   reading pale red crops green). Red and yellow lights that reach this step carry at
+  ///   most one such point on the shared datasets. Faint
   ///   warm tints are not used: painted housings and pinkish greys carry them everywhere
   ///   (the car park fell from 95% to 26% with them).
   /// - Otherwise, with no colour, the lit lamp is read from brightness: a blown-out lamp
@@ -106,7 +108,8 @@ public struct Profile: Sendable, Equatable, Codable {
       brightnessFallback: BrightnessFallback(margin: 0, floor: 0.3),
       warmSplit: WarmSplit(hue: 10, lower: 335, upper: 65, saturationFloor: 0.15, valueFloor: 0.35),
       faintLamp: FaintLamp(
-        color: .green, lower: 90, upper: 200, saturationFloor: 0.06, valueFloor: 0.35, points: 3)))
+        color: .green, lower: 90, upper: 200, saturationFloor: 0.06, valueFloor: 0.35, points: 3,
+        redVeto: HueRange(335, 5))))
 
   public static let builtIn: [Profile] = [.seed, .default]
 
@@ -171,6 +174,15 @@ public struct Profile: Sendable, Equatable, Codable {
       if let problem = faint.windowProblem("faintLamp") { return problem }
       if !(1...1000).contains(faint.points) {
         return "faintLamp points must be between 1 and 1000, not \(faint.points)"
+      }
+      if let veto = faint.redVeto {
+        if faint.color == .red { return "faintLamp redVeto cannot keep a red faint lamp off" }
+        for bound in [veto.lower, veto.upper] where !(bound >= 0 && bound <= 360) {
+          return "faintLamp redVeto lower and upper must be in 0...360 degrees, not \(bound)"
+        }
+        if let floor = veto.saturationFloor, !(floor >= 0 && floor < 1) {
+          return "faintLamp redVeto saturationFloor must be in 0..<1, not \(floor)"
+        }
       }
     }
     let t = thresholds

@@ -43,8 +43,15 @@ extension TintWindow {
 /// the window and whose saturation and value are above the floors read `color`, before the
 /// brightness fallback. Faint tints are evidence only where they are specific: on the shared
 /// datasets, the red and yellow lights with no coloured point carry at most one faint green
-/// point in green's place (saturation above 0.06), the green ones mostly three or more;
-/// faint warm tints, by contrast, come from painted housings and pinkish greys everywhere.
+/// point in green's place (measured with hue 90 to 200 and saturation above 0.06), the green
+/// ones mostly three or more; faint warm tints, by contrast, come from painted housings and
+/// pinkish greys everywhere.
+///
+/// A faint red tint in red's place keeps the lamp off (`redVeto`). It is too common to read
+/// red by, but where the faint lamp would answer, it is what a lit red lamp leaves: without
+/// the veto, a refit from `profiles/untrained.json` read a held-out pale red crop with a
+/// grey-blue cast green from the sky's tint in green's place, the one mistake the search
+/// weighs most. With `default` the veto changes no reading of the shared datasets.
 public struct FaintLamp: Sendable, Equatable, Hashable, Codable, TintWindow {
   public var color: SignalColor
   /// The hue window in degrees, `lower < h < upper` (wrapping through 0 when `lower > upper`).
@@ -55,9 +62,16 @@ public struct FaintLamp: Sendable, Equatable, Hashable, Codable, TintWindow {
   public var valueFloor: Double
   /// How many faint points in `color`'s place it takes.
   public var points: Int
+  /// The hue window of a red tint that keeps the lamp off, or `nil` for no veto: one point
+  /// in red's place with its hue in the window and its saturation and value above the
+  /// floors (the window's own saturation floor, if it has one, instead of `saturationFloor`).
+  /// Not for a red faint lamp.
+  public var redVeto: HueRange?
 
   public init(
-    color: SignalColor, lower: Double, upper: Double, saturationFloor: Double, valueFloor: Double, points: Int
+    color: SignalColor, lower: Double, upper: Double, saturationFloor: Double, valueFloor: Double,
+    points: Int,
+    redVeto: HueRange? = nil
   ) {
     self.color = color
     self.lower = lower
@@ -65,20 +79,37 @@ public struct FaintLamp: Sendable, Equatable, Hashable, Codable, TintWindow {
     self.saturationFloor = saturationFloor
     self.valueFloor = valueFloor
     self.points = points
+    self.redVeto = redVeto
   }
 
   /// Whether at least `points` of `samples` are faint `color` points in `color`'s place, by
-  /// `sampler`'s lamp order.
+  /// `sampler`'s lamp order, and no point in red's place is vetoing.
   ///
   /// Complexity: O(samples).
   func isLit(samples: [SamplePoint], positions: [SevenPointSampler.Position], in sampler: SevenPointSampler)
     -> Bool
   {
+    let veto = redVeto.map {
+      Tint(
+        lower: $0.lower, upper: $0.upper, saturationFloor: $0.saturationFloor ?? saturationFloor,
+        valueFloor: valueFloor)
+    }
     var count = 0
-    for (sample, position) in zip(samples, positions) where sampler.lamp(inThird: position.third) == color {
-      if admits(sample.color, saturation: sample.color.saturation) { count += 1 }
+    for (sample, position) in zip(samples, positions) {
+      let lamp = sampler.lamp(inThird: position.third)
+      let saturation = sample.color.saturation
+      if lamp == color, admits(sample.color, saturation: saturation) { count += 1 }
+      if lamp == .red, let veto, veto.admits(sample.color, saturation: saturation) { return false }
     }
     return count >= points
+  }
+
+  /// A window and floors on their own.
+  private struct Tint: TintWindow {
+    let lower: Double
+    let upper: Double
+    let saturationFloor: Double
+    let valueFloor: Double
   }
 }
 
@@ -136,9 +167,9 @@ public struct WarmSplit: Sendable, Equatable, Hashable, Codable, TintWindow {
 /// out that no hue survives (white discs in a painted housing), the lit lamp is the third
 /// whose centre-line samples are brightest, by their median: one dark point (a visor's
 /// shadow, the gap between two lamps) does not spoil a third, nor one bright point (sky
-/// past the housing's end) lift it. (With the default profile, 132 US crops and 38 lit
-/// car-park frames fall back; the darkest sample, used before, read 124 and 35 of them
-/// right, the median 126 and 36.)
+/// past the housing's end) lift it. (With the default profile of the time, 132 US crops and
+/// 38 lit car-park frames fell back; the darkest sample, used before, read 124 and 35 of
+/// them right, the median 126 and 36.)
 public struct BrightnessFallback: Sendable, Equatable, Hashable, Codable {
   /// How much brighter (in 0...1 of value) the lit third's median must be than the next
   /// third's.

@@ -184,6 +184,9 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     #expect(Profile.default.problem == nil)
     #expect(Profile.default != Profile.seed)
     #expect(Profile.seed.thresholds == .seed)  // the seed stays the article's
+    // Its windows are where calibrate puts them: the split's and the faint lamp's follow the
+    // thresholds, and so does the red veto.
+    #expect(Parameters(Profile.default).profile(from: .default, name: "default") == .default)
   }
 
   @Test func defaultProfile_readsTheSampleSequence() throws {

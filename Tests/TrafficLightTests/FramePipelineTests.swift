@@ -135,6 +135,18 @@ import TrafficLightTestSupport
       #""faintLamp": {"color": "green", "lower": 90, "upper": 200, "saturationFloor": 0.06, "valueFloor": 0.35, "points": 0}"#,
       "faintLamp points must be between 1 and 1000, not 0"
     ),
+    (
+      #""faintLamp": {"color": "red", "lower": 335, "upper": 5, "saturationFloor": 0.06, "valueFloor": 0.35, "points": 3, "redVeto": {"lower": 335, "upper": 5}}"#,
+      "faintLamp redVeto cannot keep a red faint lamp off"
+    ),
+    (
+      #""faintLamp": {"color": "green", "lower": 90, "upper": 200, "saturationFloor": 0.06, "valueFloor": 0.35, "points": 3, "redVeto": {"lower": 335, "upper": 400}}"#,
+      "faintLamp redVeto lower and upper must be in 0...360 degrees, not 400.0"
+    ),
+    (
+      #""faintLamp": {"color": "green", "lower": 90, "upper": 200, "saturationFloor": 0.06, "valueFloor": 0.35, "points": 3, "redVeto": {"lower": 335, "upper": 5, "saturationFloor": 1}}"#,
+      "faintLamp redVeto saturationFloor must be in 0..<1, not 1.0"
+    ),
   ]
 
   @Test(arguments: badSamplerRules)

@@ -265,6 +265,45 @@ import TrafficLightKernels
     #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .red)
   }
 
+  @Test func faintLamp_redVeto_keepsItOff_whenRedsPlaceHasARedTint() {
+    // Nine points on height 10: rows 1-3 are the top third (red's place), 7-9 green's.
+    let white = PixelColor(gray: 235)
+    let faintCyan = PixelColor(r: 205, g: 230, b: 225)  // hue 168, saturation 0.11
+    let faintPink = PixelColor(r: 235, g: 215, b: 220)  // hue 345, saturation 0.085
+    var column = [(PixelClass, PixelColor)](repeating: (.none, white), count: 10)
+    for row in 7...9 { column[row] = (.none, faintCyan) }
+    var faint = FaintLamp(
+      color: .green, lower: 90, upper: 200, saturationFloor: 0.06, valueFloor: 0.35, points: 3,
+      redVeto: HueRange(335, 5))
+    func read(_ faint: FaintLamp) -> SignalColor {
+      SevenPointSampler(points: 9, faintLamp: faint).sample(width: 1, height: 10, probe: probe(column)).color
+    }
+    #expect(read(faint) == .green)
+    // One faint red point on top keeps the faint lamp off.
+    column[2] = (.none, faintPink)
+    #expect(read(faint) == .unknown)
+    // Not without the veto, nor below its floor (the faint lamp's, or its own), nor in the
+    // middle, nor outside its window.
+    var noVeto = faint
+    noVeto.redVeto = nil
+    #expect(read(noVeto) == .green)
+    faint.redVeto = HueRange(335, 5, saturationFloor: 0.1)
+    #expect(read(faint) == .green)
+    faint.redVeto = HueRange(335, 5)
+    faint.saturationFloor = 0.09
+    #expect(read(faint) == .green)
+    faint.saturationFloor = 0.06
+    column[2] = (.none, white)
+    column[5] = (.none, faintPink)
+    #expect(read(faint) == .green)
+    column[5] = (.none, white)
+    column[2] = (.none, faintPink)
+    faint.redVeto = HueRange(350, 5)
+    #expect(read(faint) == .green)
+    faint.redVeto = HueRange(335, 5)
+    #expect(read(faint) == .unknown)
+  }
+
   /// The US crops' two confusions, on a column of height 8 (rows 1-2 top, 3-5 middle, 6-7
   /// bottom): an amber lamp in the middle, blown out, with a red-orange rim; and a red lamp on
   /// top with an orange halo reaching the middle.
