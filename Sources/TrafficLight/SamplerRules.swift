@@ -51,7 +51,8 @@ extension TintWindow {
 /// red by, but where the faint lamp would answer, it is what a lit red lamp leaves: without
 /// the veto, a refit from `profiles/untrained.json` read a held-out pale red crop with a
 /// grey-blue cast green from the sky's tint in green's place, the one mistake the search
-/// weighs most. With `default` the veto changes no reading of the shared datasets.
+/// weighs most. With `default` the veto changes one reading of the shared datasets, for
+/// the better: an amber lamp whose halo reaches red's place, above a lime sign.
 public struct FaintLamp: Sendable, Equatable, Hashable, Codable, TintWindow {
   public var color: SignalColor
   /// The hue window in degrees, `lower < h < upper` (wrapping through 0 when `lower > upper`).
