@@ -111,6 +111,9 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
         #expect(faint.color == .green)
         #expect(
           faint.lower == t.green.lower && faint.upper == t.green.upper && faint.valueFloor == t.valueFloor)
+        #expect(
+          faint.redVeto
+            == (start.sampler.faintLamp?.redVeto == nil ? nil : HueRange(t.red.lower, t.red.upper)))
       }
       #expect(fitted.problem == nil)
     }
