@@ -9,8 +9,8 @@
 /// starting profile and from a few deterministic random starts, keeping the best. The
 /// windows follow the thresholds: a warm split's runs from red's lower bound to yellow's
 /// upper one, a faint lamp's is its colour's hue range, both above the value floor, and a
-/// faint lamp's red veto (when the start has one) is red's hue range. The
-/// score is the mean over the labelled sets of
+/// faint lamp's red veto (when the start has one) is red's hue range. The score is the mean
+/// over the labelled sets of
 /// `(correct - redCalledGreenPenalty * red lights read green) / labelled images`, so a
 /// small set counts as much as a large one and a red light read green costs as much as
 /// `redCalledGreenPenalty` other mistakes.

@@ -97,13 +97,15 @@ enum ImageCommand {
     _ command: Subcommand, _ options: CommandOptions, console: inout Console
   ) throws(UsageError) -> Int32 {
     let profile = try options.resolvedProfile()
+    // A sequence is one folder's own frames; classify walks subfolders too.
+    let recursive = command != .sequence
     let items: [InputItem]
-    if command == .sequence {
+    if recursive {
+      items = InputCollector.collect(options.paths)
+    } else {
       let folder = options.paths[0]
       guard FileManager.default.isDirectory(folder) else { throw UsageError("\(folder) is not a folder") }
       items = InputCollector.collect([folder], recursive: false)
-    } else {
-      items = InputCollector.collect(options.paths)
     }
     let images = items.compactMap { item -> String? in
       if case .image(let path) = item { path } else { nil }
@@ -149,7 +151,7 @@ enum ImageCommand {
       case .image: break
       case .skipped(let path, let reason): console.err("Note: skipped \(path): \(reason)")
       case .emptyFolder(let path):
-        let whereNot = command == .sequence ? "in it" : "in it or its subfolders"
+        let whereNot = recursive ? "in it or its subfolders" : "in it"
         console.err("Error: \(path): no .jpg, .jpeg or .png file \(whereNot)")
         failed = true
       }
