@@ -19,7 +19,7 @@ let hostCPU: [SwiftSetting] =
 let package = Package(
   name: "traffic-light",
   products: [
-    .library(name: "TrafficLight", targets: ["TrafficLight"]),
+    .library(name: "TrafficLight", targets: ["TrafficLight", "TrafficLightKernels"]),
     .executable(name: "traffic-light", targets: ["TrafficLightCLI"]),
   ],
   targets: [
@@ -37,19 +37,24 @@ let package = Package(
     .target(
       name: "TrafficLight", dependencies: ["CImageCodecs", "TrafficLightKernels"], swiftSettings: hostCPU),
     // The `traffic-light` command: parses arguments, calls the library, formats results.
-    .executableTarget(name: "TrafficLightCLI", dependencies: ["TrafficLight"]),
+    .executableTarget(name: "TrafficLightCLI", dependencies: ["TrafficLight", "TrafficLightKernels"]),
     // Per-stage timings on 1080p, 480p and crop-sized frames: swift run -c release PipelineBenchmarks
     .executableTarget(
-      name: "PipelineBenchmarks", dependencies: ["TrafficLight"], path: "Benchmarks/PipelineBenchmarks",
+      name: "PipelineBenchmarks", dependencies: ["TrafficLight", "TrafficLightKernels"],
+      path: "Benchmarks/PipelineBenchmarks",
       swiftSettings: hostCPU),
     // Synthetic images and helpers shared by the test targets.
     .target(
-      name: "TrafficLightTestSupport", dependencies: ["TrafficLight"], path: "Tests/TrafficLightTestSupport"),
+      name: "TrafficLightTestSupport", dependencies: ["TrafficLight", "TrafficLightKernels"],
+      path: "Tests/TrafficLightTestSupport"),
     .testTarget(
       name: "TrafficLightKernelsTests", dependencies: ["TrafficLightKernels", "TrafficLight"]),
-    .testTarget(name: "TrafficLightTests", dependencies: ["TrafficLight", "TrafficLightTestSupport"]),
     .testTarget(
-      name: "TrafficLightCLITests", dependencies: ["TrafficLight", "TrafficLightTestSupport"],
+      name: "TrafficLightTests",
+      dependencies: ["TrafficLight", "TrafficLightKernels", "TrafficLightTestSupport"]),
+    .testTarget(
+      name: "TrafficLightCLITests",
+      dependencies: ["TrafficLight", "TrafficLightKernels", "TrafficLightTestSupport"],
       // Recorded outputs, read through #filePath.
       exclude: ["Expected"]),
   ]

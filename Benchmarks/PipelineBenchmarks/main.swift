@@ -15,6 +15,7 @@
 // optimiser cannot remove the work.
 import Foundation
 import TrafficLight
+import TrafficLightKernels
 
 struct Options {
   var json = false
@@ -154,16 +155,16 @@ for (frame, jpeg) in zip(frames, jpegs) {
   try! Data(jpeg).write(to: URL(fileURLWithPath: file))
   // A 60x150 region of interest around the light (the whole crop for the crop frame).
   let roi = PixelRegion(x: frame.image.width / 2 - 10, y: frame.image.height / 6 - 10, width: 60, height: 150)
-  let image = try! decoder.decode(jpeg)
+  let image = try! decoder.decode(jpeg).pixels
   let blurred = pipeline.blur.apply(to: image)
   let map = pipeline.classifier.classify(blurred)
   let pixels = image.pixelCount
   let benchmarks: [(String, () -> Void)] = [
-    ("decode", { blackHole(try! decoder.decode(jpeg)) }),
+    ("decode", { blackHole(try! decoder.decode(jpeg).pixels) }),
     ("blur", { blackHole(pipeline.blur.apply(to: image)) }),
     ("classify", { blackHole(pipeline.classifier.classify(blurred)) }),
     ("blur+classify", { blackHole(pipeline.classifier.classify(pipeline.blur.apply(to: image))) }),
-    ("sample", { blackHole(pipeline.sampler.sample(map)) }),
+    ("sample", { blackHole(profile.decider.decide(profile.grid.sample(map), on: profile.grid)) }),
     ("frame, full blur", { blackHole(fullPipeline.classify(image)) }),
     ("frame (pipeline path)", { blackHole(pipeline.classify(image)) }),
     ("decode+frame", { blackHole(pipeline.classify(try! decoder.decode(jpeg))) }),
@@ -173,11 +174,11 @@ for (frame, jpeg) in zip(frames, jpegs) {
       "roi 60x150: decode, crop",
       {
         blackHole(
-          try! decoder.decode(fileAt: file).cropped(
+          try! decoder.decode(fileAt: file).pixels.cropped(
             to: roi.clipped(toWidth: image.width, height: image.height)!))
       }
     ),
-    ("roi 60x150: region decode", { blackHole(try! decoder.decodeNotingDamage(fileAt: file, region: roi)) }),
+    ("roi 60x150: region decode", { blackHole(try! decoder.decode(fileAt: file, region: roi)) }),
   ]
   for (name, body) in benchmarks {
     let full = "\(name) \(frame.name)"

@@ -18,18 +18,20 @@ final class AtomicFile {
 
   /// Creates the temporary file.
   ///
-  /// - Throws: `UsageError` naming `path` when the folder cannot take the file.
-  init(path: String) throws(UsageError) {
+  /// - Throws: `CommandError` naming `path` when the folder cannot take the file.
+  init(path: String) throws(CommandError) {
     self.path = path
     // A destination that exists and is not a regular file (/dev/null, a FIFO, a terminal)
     // is written in place: renaming over it would replace the device or pipe.
     var status = stat()
     if stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG {
-      guard status.st_mode & S_IFMT != S_IFDIR else { throw UsageError("cannot write \(path): is a folder") }
+      guard status.st_mode & S_IFMT != S_IFDIR else {
+        throw CommandError.io("cannot write \(path): is a folder")
+      }
       temporaryPath = path
       descriptor = open(path, O_WRONLY | O_CLOEXEC)
       guard descriptor >= 0 else {
-        throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))")
+        throw CommandError.io("cannot write \(path): \(String(cString: strerror(errno)))")
       }
       inPlace = true
       return
@@ -42,7 +44,7 @@ final class AtomicFile {
     guard descriptor >= 0 else {
       let reason = String(cString: strerror(errno))
       InterruptCleanup.unregister(temporaryPath)
-      throw UsageError("cannot write \(path): \(reason)")
+      throw CommandError.io("cannot write \(path): \(reason)")
     }
   }
 

@@ -37,7 +37,7 @@ struct CommandOptions: Equatable {
   var timeline: String?
 
   /// The options in `arguments`, the words after the subcommand.
-  static func parse(_ arguments: [String], for command: Subcommand) throws(UsageError) -> CommandOptions {
+  static func parse(_ arguments: [String], for command: Subcommand) throws(CommandError) -> CommandOptions {
     var options = CommandOptions()
     var scanner = ArgumentScanner(arguments)
     while let token = scanner.next() {
@@ -45,7 +45,7 @@ struct CommandOptions: Equatable {
         if case .operand(let path) = token { options.paths.append(path) }
         continue
       }
-      func value() throws(UsageError) -> String { try scanner.value(of: name, inline: inline) }
+      func value() throws(CommandError) -> String { try scanner.value(of: name, inline: inline) }
       switch (name, command) {
       case ("-h", _), ("--help", _): options.help = true
       case ("--format", _): options.format = try OutputFormat.parse(try value())
@@ -57,7 +57,7 @@ struct CommandOptions: Equatable {
       case ("--orientation", _):
         let text = try value()
         guard let orientation = Orientation(rawValue: text) else {
-          throw UsageError("--orientation must be vertical or horizontal, not '\(text)'")
+          throw CommandError("--orientation must be vertical or horizontal, not '\(text)'")
         }
         options.orientation = orientation
       case ("--roi", _): options.roi = try region(try value())
@@ -74,25 +74,25 @@ struct CommandOptions: Equatable {
       case ("--window", .sequence): options.window = try whole(name, try value(), in: 1...100_000)
       case ("--fps", .sequence):
         let fps = try number(name, try value(), in: 0...1_000_000)
-        guard fps > 0 else { throw UsageError("--fps must be above 0") }
+        guard fps > 0 else { throw CommandError("--fps must be above 0") }
         options.fps = fps
       case ("--events", .sequence): options.events = true
       case ("--timeline", .sequence): options.timeline = try value()
-      default: throw UsageError("unknown option '\(name)'")
+      default: throw CommandError("unknown option '\(name)'")
       }
     }
     if options.help { return options }
     if options.roi != nil && options.labels != nil {
-      throw UsageError("--roi and --labels cannot be used together")
+      throw CommandError("--roi and --labels cannot be used together")
     }
     switch command {
     case .classify:
-      if options.paths.isEmpty { throw UsageError("no PATH given") }
+      if options.paths.isEmpty { throw CommandError("no PATH given") }
     case .sequence:
-      if options.paths.isEmpty { throw UsageError("no DIR given") }
-      if options.paths.count > 1 { throw UsageError("sequence reads one DIR, got \(options.paths.count)") }
+      if options.paths.isEmpty { throw CommandError("no DIR given") }
+      if options.paths.count > 1 { throw CommandError("sequence reads one DIR, got \(options.paths.count)") }
       if options.events && options.format != .jsonl {
-        throw UsageError("--events needs --format jsonl (in text and csv the changes go to stderr)")
+        throw CommandError("--events needs --format jsonl (in text and csv the changes go to stderr)")
       }
     }
     return options
@@ -100,35 +100,35 @@ struct CommandOptions: Equatable {
 
   /// The profile named by `--profile`, with `--sigma`, `--points` and `--orientation`
   /// applied over it.
-  func resolvedProfile() throws(UsageError) -> Profile {
+  func resolvedProfile() throws(CommandError) -> Profile {
     var profile: Profile
     do {
       profile = try Profile.named(self.profile)
     } catch {
-      throw UsageError(error.description)
+      throw CommandError(error)
     }
     if let sigma { profile.sigma = sigma }
-    if let points { profile.sampler.points = points }
-    if let orientation { profile.sampler.orientation = orientation }
+    if let points { profile.grid.points = points }
+    if let orientation { profile.grid.orientation = orientation }
     return profile
   }
 
   private static func number(_ option: String, _ text: String, in range: ClosedRange<Double>)
-    throws(UsageError) -> Double
+    throws(CommandError) -> Double
   {
     guard let value = Double(text), value.isFinite, range.contains(value) else {
-      throw UsageError(
+      throw CommandError(
         "\(option) must be a number from \(clean(range.lowerBound)) to \(clean(range.upperBound)), not '\(text)'"
       )
     }
     return value
   }
 
-  private static func whole(_ option: String, _ text: String, in range: ClosedRange<Int>) throws(UsageError)
+  private static func whole(_ option: String, _ text: String, in range: ClosedRange<Int>) throws(CommandError)
     -> Int
   {
     guard let value = Int(text), range.contains(value) else {
-      throw UsageError(
+      throw CommandError(
         "\(option) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
     }
     return value
@@ -136,7 +136,7 @@ struct CommandOptions: Equatable {
 
   /// A positive count with an optional K, M or G suffix (powers of 1000 for pixels, 1024 for
   /// bytes: `--max-file-size 64M` is 64 MiB, `--max-pixels 20M` is 20 million pixels).
-  private static func size(_ option: String, _ text: String) throws(UsageError) -> Int {
+  private static func size(_ option: String, _ text: String) throws(CommandError) -> Int {
     let base = option == "--max-file-size" ? 1024 : 1000
     var digits = Substring(text)
     var scale = 1
@@ -145,17 +145,18 @@ struct CommandOptions: Equatable {
       digits = digits.dropLast()
     }
     guard let value = Int(digits), value > 0, value <= Int(Int64.max) / scale / 8 else {
-      throw UsageError("\(option) must be a positive whole number, optionally with K, M or G, not '\(text)'")
+      throw CommandError(
+        "\(option) must be a positive whole number, optionally with K, M or G, not '\(text)'")
     }
     return value * scale
   }
 
-  private static func region(_ text: String) throws(UsageError) -> PixelRegion {
+  private static func region(_ text: String) throws(CommandError) -> PixelRegion {
     let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
     guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], w > 0,
       h > 0
     else {
-      throw UsageError("--roi must be x,y,width,height in pixels with a positive size, not '\(text)'")
+      throw CommandError("--roi must be x,y,width,height in pixels with a positive size, not '\(text)'")
     }
     return PixelRegion(x: x, y: y, width: w, height: h)
   }

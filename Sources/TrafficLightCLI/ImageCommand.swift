@@ -95,7 +95,7 @@ enum ImageCommand {
   /// Runs `command`; returns the exit status.
   static func run(
     _ command: Subcommand, _ options: CommandOptions, console: inout Console
-  ) throws(UsageError) -> Int32 {
+  ) throws(CommandError) -> Int32 {
     let profile = try options.resolvedProfile()
     // A sequence is one folder's own frames; classify walks subfolders too.
     let recursive = command != .sequence
@@ -104,7 +104,7 @@ enum ImageCommand {
       items = InputCollector.collect(options.paths)
     } else {
       let folder = options.paths[0]
-      guard FileManager.default.isDirectory(folder) else { throw UsageError("\(folder) is not a folder") }
+      guard FileManager.default.isDirectory(folder) else { throw CommandError("\(folder) is not a folder") }
       items = InputCollector.collect([folder], recursive: false)
     }
     let images = items.compactMap { item -> String? in
@@ -114,7 +114,7 @@ enum ImageCommand {
     if let roi = options.roi { regions = .fixed(roi) }
     if let labels = options.labels {
       guard FileManager.default.isDirectory(labels) else {
-        throw UsageError("--labels: \(labels) is not a folder")
+        throw CommandError("--labels: \(labels) is not a folder")
       }
       regions = .labels(folder: labels, classID: options.labelClass)
     }
@@ -123,7 +123,7 @@ enum ImageCommand {
       do {
         try FileManager.default.createDirectory(atPath: mask, withIntermediateDirectories: true)
       } catch {
-        throw UsageError("--mask: cannot create folder \(mask)")
+        throw CommandError.io("--mask: cannot create folder \(mask)")
       }
     }
     if let output = options.output { console.file = try AtomicFile(path: output) }
@@ -132,18 +132,22 @@ enum ImageCommand {
       maxPixels: options.maxPixels, maxFileBytes: options.maxFileBytes, acceptsDamagedData: options.lenient,
       appliesOrientation: !options.ignoresExifOrientation)
     let reader = ImageReader(
-      pipeline: FramePipeline(profile: profile, decoder: decoder), regions: regions,
+      decoder: decoder, pipeline: FramePipeline(profile: profile), regions: regions,
       keepingMaps: options.mask != nil)
     let maskNames = options.mask.map { MaskNames.assign(images, in: $0) }
+    // The one place the kind of run is decided: a sequence feeds its frames to a vote.
+    var sequence = command == .sequence ? SequenceClassifier(window: options.window) : nil
     let formatter = ReportFormatter(
-      format: options.format, command: command,
+      format: options.format, isSequence: sequence != nil,
       pathWidth: images.reduce(4) { max($0, $1.count) }, showsRegions: regions != .wholeImage)
     if let header = formatter.header { console.out(header) }
 
     var failed = false
     var failures = 0
     var stopped = false
-    var tracker = SequenceTracker(window: options.window)
+    var colors: [SignalColor] = []
+    var smoothed: [SignalColor] = []
+    var changes: [StateChange] = []
     var progress = Progress(total: images.count)
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
     for item in items {
@@ -163,7 +167,7 @@ enum ImageCommand {
       let reading = reader.read(images[i])
       let problems = maskNames.map { writeMasks(of: reading, named: $0[i]) } ?? []
       return (reading.droppingMaps(), problems)
-    } consume: { frame, outcome in
+    } consume: { index, outcome in
       let (reading, problems) = outcome
       if let damage = reading.damage {
         console.err("Note: \(reading.path): damaged data accepted (--lenient): \(damage)")
@@ -172,13 +176,13 @@ enum ImageCommand {
         console.err("Error: \(problem)")
         failed = true
       }
-      let change = command == .sequence ? tracker.add(reading.frameColor, frame: frame) : nil
-      let smoothed = command == .sequence ? tracker.vote.smoothed : nil
-      for row in rows(
-        for: reading, frame: command == .sequence ? frame : nil, smoothed: smoothed, options, formatter)
-      {
-        console.out(formatter.line(row))
+      let step = sequence?.feed(reading)
+      if let step {
+        colors.append(step.color)
+        smoothed.append(step.smoothed)
+        if let change = step.change { changes.append(change) }
       }
+      for row in rows(for: reading, step: step, options, formatter) { console.out(formatter.line(row)) }
       if case .failure = reading.outcome {
         failed = true
         failures += 1
@@ -187,7 +191,7 @@ enum ImageCommand {
           console.err("Error: stopped after \(failures) failed inputs (--max-errors \(limit))")
         }
       }
-      if options.events, let change {
+      if options.events, let change = step?.change {
         var event = JSONLine()
         event.add("event", "change")
         event.add("frame", change.frame)
@@ -196,16 +200,14 @@ enum ImageCommand {
         event.add("to", change.to.rawValue)
         console.out(event.closed)
       }
-      progress.update(done: frame + 1)
+      progress.update(done: index + 1)
       return !stopped
     }
     progress.finish()
 
-    if command == .sequence && options.format != .jsonl {
-      console.err(summary(tracker.changes, fps: options.fps))
-    }
+    if sequence != nil && options.format != .jsonl { console.err(summary(changes, fps: options.fps)) }
     if let timeline = options.timeline {
-      let svg = SequenceTimeline.svg(colors: tracker.colors, smoothed: tracker.smoothed, fps: options.fps)
+      let svg = SequenceTimeline.svg(colors: colors, smoothed: smoothed, fps: options.fps)
       if let problem = AtomicFile.write(Array(svg.utf8), to: timeline) {
         console.err("Error: \(problem)")
         failed = true
@@ -225,14 +227,14 @@ enum ImageCommand {
   /// The result rows of one input: its error; in a sequence, the frame (driven by its
   /// largest box, with every box listed in jsonl); otherwise one row per region read.
   private static func rows(
-    for reading: ImageReading, frame: Int?, smoothed: SignalColor?, _ options: CommandOptions,
-    _ formatter: ReportFormatter
+    for reading: ImageReading, step: SequenceStep?, _ options: CommandOptions, _ formatter: ReportFormatter
   ) -> [ResultRow] {
     let noBox = "no box of class \(options.labelClass)"
+    let (frame, smoothed) = (step?.frame, step?.smoothed)
     switch reading.outcome {
     case .failure(let error):
       return [ResultRow(path: reading.path, frame: frame, smoothed: smoothed, error: error.reason)]
-    case .success(let regions) where frame != nil:
+    case .success(let regions) where step != nil:
       var row = ResultRow(path: reading.path, frame: frame, smoothed: smoothed, damage: reading.damage)
       if let primary = reading.primary {
         row.region = formatter.showsRegions ? primary.result.region : nil
@@ -292,7 +294,8 @@ enum ImageCommand {
 
   /// Refuses an `--output` or `--timeline` that is one of the inputs, and a `--mask` folder
   /// holding an input named like a mask.
-  private static func refuseOverwritingInputs(_ options: CommandOptions, images: [String]) throws(UsageError)
+  private static func refuseOverwritingInputs(_ options: CommandOptions, images: [String])
+    throws(CommandError)
   {
     let inputs = Set(images.compactMap(realPath))
     if let mask = options.mask, let folder = realPath(mask) {
@@ -301,12 +304,12 @@ enum ImageCommand {
         && (input as NSString).lastPathComponent.hasSuffix(".png")
         && (input as NSString).lastPathComponent.contains(".mask")
       {
-        throw UsageError("--mask \(mask) holds the input \(input), which a mask could overwrite")
+        throw CommandError("--mask \(mask) holds the input \(input), which a mask could overwrite")
       }
     }
     for (option, path) in [("--output", options.output), ("--timeline", options.timeline)] {
       if let path, let real = realPath(path), inputs.contains(real) {
-        throw UsageError("\(option) \(path) is one of the inputs: refusing to overwrite it")
+        throw CommandError("\(option) \(path) is one of the inputs: refusing to overwrite it")
       }
     }
   }
@@ -337,28 +340,5 @@ extension FileManager {
   func isDirectory(_ path: String) -> Bool {
     var isFolder: ObjCBool = false
     return fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
-  }
-}
-
-/// A sequence's vote, with what the summary, the events and the timeline need.
-struct SequenceTracker {
-  private(set) var vote: FrameVote
-  /// Each frame's own colour and the smoothed colour after it.
-  private(set) var colors: [SignalColor] = []
-  private(set) var smoothed: [SignalColor] = []
-  private(set) var changes: [StateChange] = []
-
-  init(window: Int) { vote = FrameVote(window: window) }
-
-  /// Adds frame `frame`'s colour; returns the change of the smoothed colour it made, if any.
-  mutating func add(_ color: SignalColor, frame: Int) -> StateChange? {
-    let before = smoothed.last ?? .unknown
-    let after = vote.add(color)
-    colors.append(color)
-    smoothed.append(after)
-    guard after != before else { return nil }
-    let change = StateChange(frame: frame, from: before, to: after)
-    changes.append(change)
-    return change
   }
 }

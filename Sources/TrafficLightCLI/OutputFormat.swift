@@ -7,9 +7,9 @@ enum OutputFormat: String, CaseIterable {
   /// Comma-separated values with a header row, for spreadsheets.
   case csv
 
-  static func parse(_ text: String) throws(UsageError) -> OutputFormat {
+  static func parse(_ text: String) throws(CommandError) -> OutputFormat {
     guard let format = OutputFormat(rawValue: text) else {
-      throw UsageError(
+      throw CommandError(
         "unknown format '\(text)' (choose \(allCases.map(\.rawValue).joined(separator: ", ")))")
     }
     return format

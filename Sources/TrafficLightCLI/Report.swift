@@ -8,8 +8,8 @@ struct ResultRow {
   var region: PixelRegion?
   var color: SignalColor?
   var counts = ColorCounts()
-  /// The sampler's rule that named the colour.
-  var decidedBy = FrameDecision.Rule.vote
+  /// What named the colour: the vote, or a rule's kind.
+  var decidedBy = FrameDecision.vote
   var smoothed: SignalColor?
   var error: String?
   /// A remark for a row with no reading, such as a label file without a box.
@@ -23,28 +23,54 @@ struct ResultRow {
 /// Writes result rows in the chosen format.
 struct ReportFormatter {
   let format: OutputFormat
-  let command: Subcommand
   let pathWidth: Int
   let showsRegions: Bool
+  /// The columns of text and CSV, in order: set once, from the kind of run.
+  private let columns: [Column]
 
   static let regionWidth = 19
+
+  /// A column of text and CSV. A sequence adds the frame before the path and the smoothed
+  /// colour after the colour.
+  private enum Column {
+    case frame, path, region, color, smoothed, counts
+  }
+
+  init(format: OutputFormat, isSequence: Bool, pathWidth: Int, showsRegions: Bool) {
+    self.format = format
+    self.pathWidth = pathWidth
+    self.showsRegions = showsRegions
+    columns =
+      isSequence
+      ? [.frame, .path, .region, .color, .smoothed, .counts] : [.path, .region, .color, .counts]
+  }
 
   /// The first line(s) of the output, if the format has any.
   var header: String? {
     switch format {
     case .jsonl: return nil
     case .csv:
-      let region = "region_x,region_y,region_width,region_height"
-      return command == .sequence
-        ? "frame,path,\(region),color,smoothed,red,yellow,green,error"
-        : "path,\(region),color,red,yellow,green,error"
+      return columns.map { column in
+        switch column {
+        case .frame: "frame"
+        case .path: "path"
+        case .region: "region_x,region_y,region_width,region_height"
+        case .color: "color"
+        case .smoothed: "smoothed"
+        case .counts: "red,yellow,green,error"
+        }
+      }.joined(separator: ",")
     case .text:
-      var line = command == .sequence ? "FRAME  " : ""
-      line += padded("PATH", to: pathWidth) + "  "
-      if showsRegions { line += padded("REGION", to: Self.regionWidth) + "  " }
-      line += padded("COLOR", to: 7) + "  "
-      if command == .sequence { line += padded("SMOOTHED", to: 8) + "  " }
-      return line + "RED  YELLOW  GREEN"
+      return columns.compactMap { column in
+        switch column {
+        case .frame: padded("FRAME", to: 5)
+        case .path: padded("PATH", to: pathWidth)
+        case .region: showsRegions ? padded("REGION", to: Self.regionWidth) : nil
+        case .color: padded("COLOR", to: 7)
+        case .smoothed: padded("SMOOTHED", to: 8)
+        case .counts: "RED  YELLOW  GREEN"
+        }
+      }.joined(separator: "  ")
     }
   }
 
@@ -56,21 +82,23 @@ struct ReportFormatter {
     }
   }
 
+  /// A row of the aligned table: an error row has `error` for its colour and the reason in
+  /// place of the counts.
   private func text(_ row: ResultRow) -> String {
-    var line = row.frame.map { padded(String($0), to: 5) + "  " } ?? ""
-    line += padded(row.path, to: pathWidth) + "  "
-    if showsRegions { line += padded(row.region.map(Self.describe) ?? "-", to: Self.regionWidth) + "  " }
-    guard let color = row.color else {
-      line += padded("error", to: 7) + "  "
-      if let smoothed = row.smoothed { line += padded(smoothed.rawValue, to: 8) + "  " }
-      return line + (row.error ?? "")
-    }
-    line += padded(color.rawValue, to: 7) + "  "
-    if let smoothed = row.smoothed { line += padded(smoothed.rawValue, to: 8) + "  " }
-    line += padded(String(row.counts.red), to: 3) + "  " + padded(String(row.counts.yellow), to: 6) + "  "
-    line += String(row.counts.green)
-    if let note = row.note { line += "  (\(note))" }
-    return line
+    columns.compactMap { column in
+      switch column {
+      case .frame: padded(row.frame.map(String.init) ?? "", to: 5)
+      case .path: padded(row.path, to: pathWidth)
+      case .region: showsRegions ? padded(row.region.map(Self.describe) ?? "-", to: Self.regionWidth) : nil
+      case .color: padded(row.color?.rawValue ?? "error", to: 7)
+      case .smoothed: padded(row.smoothed?.rawValue ?? "", to: 8)
+      case .counts:
+        row.color == nil
+          ? row.error ?? ""
+          : padded(String(row.counts.red), to: 3) + "  " + padded(String(row.counts.yellow), to: 6) + "  "
+            + String(row.counts.green) + (row.note.map { "  (\($0))" } ?? "")
+      }
+    }.joined(separator: "  ")
   }
 
   private func json(_ row: ResultRow) -> String {
@@ -82,7 +110,7 @@ struct ReportFormatter {
       line.add("color", color.rawValue)
       if let smoothed = row.smoothed { line.add("smoothed", smoothed.rawValue) }
       line.add("counts", object: Self.json(row.counts))
-      if row.decidedBy != .vote { line.add("decidedBy", row.decidedBy.rawValue) }
+      if row.decidedBy != FrameDecision.vote { line.add("decidedBy", row.decidedBy) }
     } else {
       line.add("error", row.error ?? "")
       if let smoothed = row.smoothed { line.add("smoothed", smoothed.rawValue) }
@@ -98,7 +126,7 @@ struct ReportFormatter {
           box.add("color", reading.result.color.rawValue)
           box.add("counts", object: Self.json(reading.result.counts))
           let rule = reading.result.decision.decidedBy
-          if rule != .vote { box.add("decidedBy", rule.rawValue) }
+          if rule != FrameDecision.vote { box.add("decidedBy", rule) }
           return box
         })
     }
@@ -107,21 +135,21 @@ struct ReportFormatter {
 
   private func csv(_ row: ResultRow) -> String {
     var fields: [String] = []
-    if command == .sequence { fields.append(row.frame.map(String.init) ?? "") }
-    fields.append(row.path)
-    if let region = row.region {
-      fields += [region.x, region.y, region.width, region.height].map(String.init)
-    } else {
-      fields += ["", "", "", ""]
+    for column in columns {
+      switch column {
+      case .frame: fields.append(row.frame.map(String.init) ?? "")
+      case .path: fields.append(row.path)
+      case .region:
+        fields += row.region.map { [$0.x, $0.y, $0.width, $0.height].map(String.init) } ?? ["", "", "", ""]
+      case .color: fields.append(row.color?.rawValue ?? "")
+      case .smoothed: fields.append(row.smoothed?.rawValue ?? "")
+      case .counts:
+        fields +=
+          row.color == nil
+          ? ["", "", ""] : [row.counts.red, row.counts.yellow, row.counts.green].map(String.init)
+        fields.append(row.error ?? row.note ?? "")
+      }
     }
-    fields.append(row.color?.rawValue ?? "")
-    if command == .sequence { fields.append(row.smoothed?.rawValue ?? "") }
-    if row.color != nil {
-      fields += [row.counts.red, row.counts.yellow, row.counts.green].map(String.init)
-    } else {
-      fields += ["", "", ""]
-    }
-    fields.append(row.error ?? row.note ?? "")
     return fields.map(Self.csvField).joined(separator: ",")
   }
 

@@ -81,7 +81,7 @@ enum StudyCommand: String {
     var help = false
   }
 
-  func parse(_ arguments: [String]) throws(UsageError) -> Options {
+  func parse(_ arguments: [String]) throws(CommandError) -> Options {
     var options = Options()
     var scanner = ArgumentScanner(arguments)
     while let token = scanner.next() {
@@ -95,11 +95,11 @@ enum StudyCommand: String {
       case .option("--misses", _) where self == .evaluate: options.misses = true
       case .option("--format", let inline) where self == .evaluate:
         options.format = try OutputFormat.parse(try scanner.value(of: "--format", inline: inline))
-        if options.format == .csv { throw UsageError("evaluate writes text or jsonl") }
+        if options.format == .csv { throw CommandError("evaluate writes text or jsonl") }
       case .option("--jobs", let inline):
         let text = try scanner.value(of: "--jobs", inline: inline)
         guard let jobs = Int(text), (1...1024).contains(jobs) else {
-          throw UsageError("--jobs must be a whole number from 1 to 1024, not '\(text)'")
+          throw CommandError("--jobs must be a whole number from 1 to 1024, not '\(text)'")
         }
         options.jobs = jobs
       case .option(let name, let inline) where self == .calibrate && (name == "-o" || name == "--output"):
@@ -109,44 +109,44 @@ enum StudyCommand: String {
       case .option("--folds", let inline) where self == .calibrate:
         let text = try scanner.value(of: "--folds", inline: inline)
         guard let folds = Int(text), folds == 0 || (2...20).contains(folds) else {
-          throw UsageError("--folds must be 0 or a whole number from 2 to 20, not '\(text)'")
+          throw CommandError("--folds must be 0 or a whole number from 2 to 20, not '\(text)'")
         }
         options.folds = folds
       case .option("--partitions", let inline) where self == .calibrate:
         let text = try scanner.value(of: "--partitions", inline: inline)
         guard let partitions = Int(text), (1...20).contains(partitions) else {
-          throw UsageError("--partitions must be a whole number from 1 to 20, not '\(text)'")
+          throw CommandError("--partitions must be a whole number from 1 to 20, not '\(text)'")
         }
         options.partitions = partitions
       case .option("--penalty", let inline) where self == .calibrate:
         let text = try scanner.value(of: "--penalty", inline: inline)
         guard let penalty = Double(text), penalty >= 0, penalty <= 1000 else {
-          throw UsageError("--penalty must be a number from 0 to 1000, not '\(text)'")
+          throw CommandError("--penalty must be a number from 0 to 1000, not '\(text)'")
         }
         options.penalty = penalty
-      case .option(let name, _): throw UsageError("unknown option '\(name)'")
+      case .option(let name, _): throw CommandError("unknown option '\(name)'")
       }
     }
     if options.help { return options }
-    if options.folders.isEmpty { throw UsageError("no DIR given") }
-    if self == .calibrate && options.output == nil { throw UsageError("calibrate needs -o PROFILE.json") }
-    if options.partitions > 1 && options.folds == 0 { throw UsageError("--partitions needs --folds") }
+    if options.folders.isEmpty { throw CommandError("no DIR given") }
+    if self == .calibrate && options.output == nil { throw CommandError("calibrate needs -o PROFILE.json") }
+    if options.partitions > 1 && options.folds == 0 { throw CommandError("--partitions needs --folds") }
     return options
   }
 
-  func run(_ options: Options, console: inout Console) throws(UsageError) -> Int32 {
+  func run(_ options: Options, console: inout Console) throws(CommandError) -> Int32 {
     let profile: Profile
     do {
       profile = try Profile.named(options.profile)
     } catch {
-      throw UsageError(error.description)
+      throw CommandError(error)
     }
     var sets: [(String, [LabelledImage])] = []
     for folder in options.folders {
       do {
         sets.append((folder, try LabelledSet.load(folder)))
       } catch {
-        throw UsageError(error.description)
+        throw CommandError(error)
       }
     }
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
@@ -160,29 +160,23 @@ enum StudyCommand: String {
     _ profile: Profile, _ sets: [(String, [LabelledImage])], _ options: Options, jobs: Int,
     console: inout Console
   ) -> Int32 {
-    let reader = ImageReader(pipeline: FramePipeline(profile: profile))
+    let evaluator = Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: profile)))
     for (index, (folder, images)) in sets.enumerated() {
-      let readings = OrderedParallelMap.map(count: images.count, jobs: jobs) { reader.read(images[$0].path) }
-      var confusion = Confusion()
-      var misses: [Miss] = []
-      for (image, reading) in zip(images, readings) {
-        if case .failure(let error) = reading.outcome { console.err("Error: \(image.path): \(error.reason)") }
-        confusion.add(truth: image.truth, read: reading.frameColor)
-        if options.misses && reading.frameColor != image.truth {
-          misses.append(Miss(image: image, reading: reading))
-        }
-      }
+      let report = evaluator.evaluate(images, jobs: jobs)
+      for (image, error) in report.failures { console.err("Error: \(image.path): \(error.reason)") }
+      let confusion = report.confusion
+      let misses = report.misses
       switch options.format {
       case .jsonl:
         var line = Self.json(confusion, folder: folder, profile: profile.name)
-        if options.misses { line.add("misses", array: misses.map(\.json)) }
+        if options.misses { line.add("misses", array: misses.map(Self.json)) }
         console.out(line.closed)
       default:
         if index > 0 { console.out("") }
         console.out(Self.report(confusion, folder: folder, profile: profile.name, images: images.count))
         if options.misses {
           console.out("misread: \(misses.count)")
-          for miss in misses { console.out("  " + miss.text) }
+          for miss in misses { console.out("  " + Self.text(miss)) }
         }
       }
     }
@@ -192,7 +186,7 @@ enum StudyCommand: String {
   private func calibrate(
     _ start: Profile, _ sets: [(String, [LabelledImage])], _ options: Options, jobs: Int,
     console: inout Console
-  ) throws(UsageError) -> Int32 {
+  ) throws(CommandError) -> Int32 {
     let output = options.output!
     let name = options.name ?? ((output as NSString).lastPathComponent as NSString).deletingPathExtension
     var calibrator = Calibrator(start: start)
@@ -244,39 +238,21 @@ enum StudyCommand: String {
     }
   }
 
-  /// An image read as something other than its label.
-  struct Miss {
-    let path: String
-    let truth: SignalColor
-    let read: SignalColor
-    /// The rule that gave the colour, when it was not the vote.
-    let rule: FrameDecision.Rule?
-    /// Why the image could not be read, when it could not.
-    let failure: String?
+  /// A misread image, for people: what it is, what it was read as, and how.
+  static func text(_ miss: Evaluator.Miss) -> String {
+    let how = miss.failure.map { "unreadable: \($0.reason)" } ?? miss.decidedBy.map { "by \($0)" }
+    return "\(miss.image.path): \(miss.image.truth.rawValue) read \(miss.read.rawValue)"
+      + (how.map { " (\($0))" } ?? "")
+  }
 
-    init(image: LabelledImage, reading: ImageReading) {
-      path = image.path
-      truth = image.truth
-      read = reading.frameColor
-      let rule = reading.primary?.result.decision.decidedBy
-      self.rule = rule == .vote ? nil : rule
-      if case .failure(let error) = reading.outcome { failure = error.reason } else { failure = nil }
-    }
-
-    var text: String {
-      let how = failure.map { "unreadable: \($0)" } ?? rule.map { "by \($0.rawValue)" }
-      return "\(path): \(truth.rawValue) read \(read.rawValue)" + (how.map { " (\($0))" } ?? "")
-    }
-
-    var json: JSONLine {
-      var line = JSONLine()
-      line.add("path", path)
-      line.add("label", truth.rawValue)
-      line.add("read", read.rawValue)
-      if let rule { line.add("decidedBy", rule.rawValue) }
-      if let failure { line.add("error", failure) }
-      return line
-    }
+  static func json(_ miss: Evaluator.Miss) -> JSONLine {
+    var line = JSONLine()
+    line.add("path", miss.image.path)
+    line.add("label", miss.image.truth.rawValue)
+    line.add("read", miss.read.rawValue)
+    if let rule = miss.decidedBy { line.add("decidedBy", rule) }
+    if let failure = miss.failure { line.add("error", failure.reason) }
+    return line
   }
 
   static func summary(_ confusion: Confusion) -> String {

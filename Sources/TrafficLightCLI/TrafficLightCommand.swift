@@ -40,8 +40,8 @@ enum TrafficLightCommand {
         return try ImageCommand.run(command, options, console: &console)
       } catch {
         console.err("Error: \(error.message)")
-        console.err(ImageCommand.usage(command))
-        return 64
+        if error.kind == .usage { console.err(ImageCommand.usage(command)) }
+        return error.status
       }
     case "evaluate", "calibrate":
       let command = StudyCommand(rawValue: first)!
@@ -54,8 +54,8 @@ enum TrafficLightCommand {
         return try command.run(options, console: &console)
       } catch {
         console.err("Error: \(error.message)")
-        console.err(command.usage)
-        return 64
+        if error.kind == .usage { console.err(command.usage) }
+        return error.status
       }
     default:
       console.err("Error: unknown subcommand '\(first)'")

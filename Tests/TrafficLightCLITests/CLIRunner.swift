@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrafficLight
+import TrafficLightKernels
 
 /// What a run of the built `traffic-light` printed and returned.
 struct Run: Equatable {

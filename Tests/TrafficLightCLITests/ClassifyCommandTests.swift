@@ -222,7 +222,7 @@ import TrafficLightTestSupport
     try writePNG(syntheticLight(lit: .red), to: folder + "/light.png")
     let run = try traffic("classify", "--profile", "seed", "--mask", masks, folder + "/light.png")
     #expect(run.status == 0)
-    let mask = try ImageDecoder().decode(fileAt: masks + "/light.mask.png")
+    let mask = try ImageDecoder().decode(fileAt: masks + "/light.mask.png").pixels
     #expect(mask.width == 30 && mask.height == 90)
     // Sample points at x = 15, y = 11, 22, ...: the first two on the lit red lamp.
     #expect(mask[15, 11] == (255, 0, 0))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrafficLight
+import TrafficLightKernels
 import TrafficLightTestSupport
 
 /// A folder of broken files and of valid but unusual images, made from SampleFrames.
@@ -19,7 +20,7 @@ struct HostileCorpus {
     let sample = CLIPaths.packageRoot.appendingPathComponent("SampleFrames/stills/red").path
     let first = try FileManager.default.contentsOfDirectory(atPath: sample).sorted()[0]
     let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: sample + "/" + first)))
-    let image = try ImageDecoder().decode(jpeg)
+    let image = try ImageDecoder().decode(jpeg).pixels
     let png = try ImageEncoder.png(image)
 
     // Broken.

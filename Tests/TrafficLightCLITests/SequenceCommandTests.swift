@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrafficLight
+import TrafficLightKernels
 import TrafficLightTestSupport
 
 /// Writes synthetic frames `frame_0.png`, `frame_1.png`, ... lit as `colors` into a new folder.

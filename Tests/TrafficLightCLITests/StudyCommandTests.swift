@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrafficLight
+import TrafficLightKernels
 import TrafficLightTestSupport
 
 @Suite struct StudyCommandTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrafficLightKernels
 import TrafficLightTestSupport
 
 @testable import TrafficLight
@@ -83,9 +84,8 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     #expect(calibrator.confusion(start, on: set).recall(.green) == 0)
     let fitted = calibrator.fit([set], name: "fitted")
     #expect(fitted.name == "fitted")
-    #expect(fitted.sigma == start.sigma && fitted.sampler.points == start.sampler.points)
-    #expect(
-      fitted.sampler.columns == start.sampler.columns && fitted.sampler.lampOrder == start.sampler.lampOrder)
+    #expect(fitted.sigma == start.sigma && fitted.grid == start.grid)
+    #expect((fitted.decider as? CascadeDecider)?.lampOrder == (start.decider as? CascadeDecider)?.lampOrder)
     let confusion = calibrator.confusion(fitted, on: set)
     #expect(confusion.accuracy == 1)
     #expect(fitted.problem == nil)
@@ -100,20 +100,21 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
       calibrator.restarts = 1
       calibrator.rounds = 1
       let fitted = calibrator.fit([calibrator.prepare(try LabelledSet.load(folder), name: "s")], name: "f")
-      #expect((fitted.sampler.warmSplit == nil) == (start.sampler.warmSplit == nil))
-      #expect((fitted.sampler.faintLamp == nil) == (start.sampler.faintLamp == nil))
+      let (was, now) = (start.decider as! CascadeDecider, fitted.decider as! CascadeDecider)
+      #expect((now.rule(WarmSplit.self) == nil) == (was.rule(WarmSplit.self) == nil))
+      #expect((now.rule(FaintLamp.self) == nil) == (was.rule(FaintLamp.self) == nil))
       let t = fitted.thresholds
-      if let split = fitted.sampler.warmSplit {
+      if let split = now.rule(WarmSplit.self) {
         #expect(
           split.lower == t.red.lower && split.upper == t.yellow.upper && split.valueFloor == t.valueFloor)
       }
-      if let faint = fitted.sampler.faintLamp {
+      if let faint = now.rule(FaintLamp.self) {
         #expect(faint.color == .green)
         #expect(
           faint.lower == t.green.lower && faint.upper == t.green.upper && faint.valueFloor == t.valueFloor)
         #expect(
           faint.redVeto
-            == (start.sampler.faintLamp?.redVeto == nil ? nil : HueRange(t.red.lower, t.red.upper)))
+            == (was.rule(FaintLamp.self)?.redVeto == nil ? nil : HueRange(t.red.lower, t.red.upper)))
       }
       #expect(fitted.problem == nil)
     }
@@ -125,15 +126,42 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
   @Test func untrainedProfile_isDefaultsStructure_atTheMiddleOfEverySearchedGrid() throws {
     let path = TestPaths.packageRoot.appendingPathComponent("profiles/untrained.json").path
     let untrained = try Profile.named(path)
-    let parameters = Parameters(untrained)
-    for (axis, grid) in Parameters.axes.enumerated() {
-      #expect(parameters[axis] == grid.values[grid.values.count / 2], "\(grid.name)")
+    let axes = untrained.tuning
+    #expect(axes.map(\.name) == Profile.default.tuning.map(\.name))
+    for axis in axes {
+      #expect(axis.value(of: untrained) == axis.values[axis.values.count / 2], "\(axis.name)")
     }
-    #expect(parameters.profile(from: untrained, name: untrained.name) == untrained)
+    #expect(untrained.tied() == untrained)
     var structure = Profile.default
     structure.name = untrained.name
-    #expect(parameters.profile(from: structure, name: untrained.name) == untrained)
+    for axis in axes { structure = axis.setting(axis.value(of: untrained), on: structure) }
+    #expect(structure.tied() == untrained)
     #expect(untrained.problem == nil)
+  }
+
+  @Test func tuning_namesEveryAxisOnce_andSetsWhatItReads() {
+    let axes = Profile.default.tuning
+    #expect(Set(axes.map(\.name)).count == axes.count)
+    #expect(
+      axes.map(\.name).filter { $0.contains(".") } == [
+        "brightnessFallback.margin", "brightnessFallback.floor", "warmSplit.hue", "warmSplit.saturationFloor",
+        "faintLamp.saturationFloor", "faintLamp.points",
+      ])
+    for axis in axes {
+      for value in axis.values {
+        #expect(axis.value(of: axis.setting(value, on: .default)) == value, "\(axis.name) \(value)")
+      }
+    }
+  }
+
+  @Test func tuning_offValue_switchesTheRuleOff_andBackOn() throws {
+    let margin = try #require(Profile.default.tuning.first { $0.name == "brightnessFallback.margin" })
+    let off = margin.setting(-1, on: .default)
+    let cascade = try #require(off.decider as? CascadeDecider)
+    #expect(cascade.rule(BrightnessFallback.self) == nil)
+    #expect(!String(decoding: off.json(), as: UTF8.self).contains("brightnessFallback"))
+    let on = margin.setting(0.05, on: off)
+    #expect((on.decider as? CascadeDecider)?.rule(BrightnessFallback.self)?.margin == 0.05)
   }
 
   @Test func calibrate_scorePenalisesRedCalledGreen() {
@@ -189,42 +217,37 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     #expect(Profile.seed.thresholds == .seed)  // the seed stays the article's
     // Its windows are where calibrate puts them: the split's and the faint lamp's follow the
     // thresholds, and so does the red veto.
-    #expect(Parameters(Profile.default).profile(from: .default, name: "default") == .default)
+    #expect(Profile.default.tied() == .default)
   }
 
   @Test func defaultProfile_readsTheSampleSequence() throws {
-    let pipeline = FramePipeline(profile: .default)
-    let truth = try LabelledSet.load(TestPaths.sampleFrames + "/carpark-sequence")
-    var confusion = Confusion()
-    for image in truth {
-      confusion.add(truth: image.truth, read: try pipeline.classify(fileAt: image.path).color)
-    }
-    #expect(confusion.accuracy >= 0.9)
-    #expect(confusion.redCalledGreen == 0)
+    let evaluator = Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: .default)))
+    let report = evaluator.evaluate(try LabelledSet.load(TestPaths.sampleFrames + "/carpark-sequence"))
+    #expect(report.confusion.accuracy >= 0.9)
+    #expect(report.confusion.redCalledGreen == 0)
+    #expect(report.failures.isEmpty)
+    #expect(
+      report.misses.count == report.confusion.total - report.confusion.correct
+        - report.confusion.count(truth: .unknown, read: .unknown))
   }
 
-  /// The shared datasets, when they sit beside the repository (CI requires them).
-  static func sharedDatasets() -> String? {
-    let shared = TestPaths.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets")
-      .path
-    if FileManager.default.fileExists(atPath: shared) { return shared }
-    if ProcessInfo.processInfo.environment["REQUIRE_SHARED_DATASETS"] != nil {
-      Issue.record("REQUIRE_SHARED_DATASETS is set but \(shared) is missing")
-    }
-    return nil
+  @Test func sharedData_isPresent_whenCIRequiresIt() {
+    guard ProcessInfo.processInfo.environment["REQUIRE_SHARED_DATASETS"] != nil else { return }
+    #expect(
+      TestPaths.sharedDatasets != nil, "REQUIRE_SHARED_DATASETS is set but ../shared/datasets is missing")
+    #expect(TestPaths.sharedFrames != nil, "REQUIRE_SHARED_DATASETS is set but ../shared/frames is missing")
   }
 
   /// The README's table: at least as many lights read right as it says, none red as green.
-  @Test(arguments: [("mit-crops", 1185), ("carpark-crops", 42), ("sim-crops", 138)])
+  @Test(
+    .enabled(if: TestPaths.sharedDatasets != nil, "needs ../shared/datasets beside the repository"),
+    arguments: [("mit-crops", 1185), ("carpark-crops", 42), ("sim-crops", 138)])
   func defaultProfile_readsTheSharedDatasets_asTheREADMESays(folder: String, correct: Int) throws {
-    guard let shared = Self.sharedDatasets() else { return }
-    let pipeline = FramePipeline(profile: .default)
-    var confusion = Confusion()
-    for image in try LabelledSet.load(shared + "/" + folder) {
-      confusion.add(truth: image.truth, read: try pipeline.classify(fileAt: image.path).color)
-    }
-    #expect(confusion.correct >= correct)
-    #expect(confusion.redCalledGreen == 0)
+    let evaluator = Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: .default)))
+    let report = evaluator.evaluate(try LabelledSet.load(TestPaths.sharedDatasets! + "/" + folder), jobs: 2)
+    #expect(report.confusion.correct >= correct)
+    #expect(report.confusion.redCalledGreen == 0)
+    #expect(report.failures.isEmpty)
   }
 
   @Test(arguments: [SignalColor.red, .yellow, .green])

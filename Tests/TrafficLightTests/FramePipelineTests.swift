@@ -54,33 +54,51 @@ import TrafficLightTestSupport
     }
     #expect(images.count == 24)
     for path in images {
-      let result = try seed.classify(fileAt: path)
+      let result = seed.classify(try ImageDecoder().decode(fileAt: path))
       #expect(result.decision.samples.count == 7, "\(path)")
       if path.contains("/stills/green/") { #expect(result.color != .red, "\(path)") }
     }
   }
 
-  @Test func pipeline_missingFile_isADecodeErrorNamingIt() {
-    #expect(throws: DecodeError.self) { try seed.classify(fileAt: "/nonexistent.jpg") }
+  @Test func reader_missingFile_isADecodeErrorNamingIt() {
+    let reading = ImageReader(pipeline: seed).read("/nonexistent.jpg")
+    guard case .failure(.decode(let error)) = reading.outcome else {
+      Issue.record("a missing file was read")
+      return
+    }
+    #expect(error.path == "/nonexistent.jpg")
   }
 
-  @Test func sequence_feedsFramesThroughTheVote() {
-    var sequence = SequenceClassifier(pipeline: seed, window: 3)
+  /// A reading of a synthetic light, as the reader gives it for a file.
+  func reading(_ color: SignalColor, name: String = "frame.png") -> ImageReading {
+    ImageReading(
+      path: name,
+      outcome: .success([RegionReading(box: nil, result: seed.classify(syntheticLight(lit: color)))]))
+  }
+
+  @Test func sequence_feedsFramesThroughTheVote_andNamesTheChanges() {
+    var sequence = SequenceClassifier(window: 3)
     let frames: [SignalColor] = [.red, .red, .green, .green, .green]
-    let steps = frames.map { sequence.feed(.success(seed.classify(syntheticLight(lit: $0)))) }
+    let steps = frames.map { sequence.feed(reading($0)) }
     #expect(steps.map(\.frame) == [0, 1, 2, 3, 4])
     #expect(steps.map(\.color) == frames)
     #expect(steps.map(\.smoothed) == [.red, .red, .red, .green, .green])
+    #expect(
+      steps.compactMap(\.change) == [
+        StateChange(frame: 0, from: .unknown, to: .red), StateChange(frame: 3, from: .red, to: .green),
+      ])
+    #expect(steps.compactMap(\.change) == StateChange.changes(in: steps.map(\.smoothed)))
   }
 
   @Test func sequence_unreadableFrame_votesUnknown() {
-    var sequence = SequenceClassifier(pipeline: seed)
-    _ = sequence.feed(.success(seed.classify(syntheticLight(lit: .green))))
-    let step = sequence.feed(fileAt: "/nonexistent/frame.jpg")
+    var sequence = SequenceClassifier()
+    _ = sequence.feed(reading(.green))
+    let step = sequence.feed(fileAt: "/nonexistent/frame.jpg", with: ImageReader(pipeline: seed))
     #expect(step.color == .unknown)
     #expect(step.smoothed == .green)
+    #expect(step.change == nil)
     #expect(sequence.vote.recent == [.green, .unknown])
-    guard case .failure(let error) = step.outcome else {
+    guard case .failure(.decode(let error)) = step.reading.outcome else {
       Issue.record("a missing frame was read")
       return
     }
@@ -93,14 +111,16 @@ import TrafficLightTestSupport
     #expect(try Profile.named("seed") == .seed)
     #expect(try Profile.named("default").name == "default")
     #expect(Profile.seed.thresholds == .seed)
-    #expect(Profile.seed.sigma == 2 && Profile.seed.sampler == SevenPointSampler())
+    #expect(Profile.seed.sigma == 2 && Profile.seed.grid == SampleGrid())
+    #expect(
+      Profile.seed.decider.isEqual(to: CascadeDecider()) && Profile.seed.locator.isEqual(to: WholeRegion()))
   }
 
   @Test func profile_jsonFile_roundTrips() throws {
     var custom = Profile.seed
     custom.name = "night"
     custom.sigma = 1.5
-    custom.sampler.orientation = .horizontal
+    custom.grid.orientation = .horizontal
     custom.thresholds.valueFloor = 0.25
     custom.thresholds.green = HueRange(100, 200)
     let folder = try temporaryFolder()
@@ -112,9 +132,63 @@ import TrafficLightTestSupport
   @Test func profile_default_roundTripsThroughJSON_splitAndFaintLampIncluded() throws {
     let decoded = try Profile.decode(Profile.default.json(), path: "default.json")
     #expect(decoded == Profile.default)
-    #expect(decoded.sampler.warmSplit != nil && decoded.sampler.faintLamp != nil)
+    let cascade = try #require(decoded.decider as? CascadeDecider)
+    #expect(
+      cascade.activeRules.map { type(of: $0).kind } == ["warmSplit", "faintLamp", "brightnessFallback"])
     let seedJSON = String(decoding: Profile.seed.json(), as: UTF8.self)
-    #expect(!seedJSON.contains("warmSplit") && !seedJSON.contains("faintLamp"))
+    #expect(
+      !seedJSON.contains("warmSplit") && !seedJSON.contains("faintLamp") && seedJSON.contains("cascade"))
+  }
+
+  static let thresholdsJSON = """
+    "thresholds": {"saturationFloor": 0.5, "green": {"lower": 100, "upper": 200},
+     "yellow": {"lower": 5, "upper": 60}, "red": {"lower": 340, "upper": 5}}
+    """
+
+  @Test func profile_deciderWithRuleList_isReadInItsOrder_andTheFlatFormMeansTheSame() throws {
+    let listed = try Profile.decode(
+      Data(
+        """
+        {"decider": {"kind": "cascade", "positionWeight": 2, "rules": [
+           {"kind": "brightnessFallback", "margin": 0.1, "floor": 0.5},
+           {"kind": "warmSplit", "hue": 10, "lower": 335, "upper": 65, "saturationFloor": 0.1, "valueFloor": 0.3}]},
+         \(Self.thresholdsJSON)}
+        """.utf8), path: "p.json")
+    let cascade = try #require(listed.decider as? CascadeDecider)
+    #expect(cascade.positionWeight == 2)
+    #expect(cascade.activeRules.map { type(of: $0).kind } == ["brightnessFallback", "warmSplit"])
+    #expect(try Profile.decode(listed.json(), path: "again.json") == listed)
+    let flat = try Profile.decode(
+      Data(
+        """
+        {"positionWeight": 2, "brightnessFallback": {"margin": 0.1, "floor": 0.5}, \(Self.thresholdsJSON)}
+        """.utf8), path: "flat.json")
+    let flatCascade = try #require(flat.decider as? CascadeDecider)
+    #expect(flatCascade.rule(BrightnessFallback.self) == BrightnessFallback(margin: 0.1, floor: 0.5))
+    #expect(flatCascade.rule(WarmSplit.self) == nil)
+  }
+
+  @Test func profile_unknownKinds_andBothForms_areRefusedNamingTheProblem() {
+    let cases = [
+      (#"{"decider": {"kind": "oracle"}, "# + Self.thresholdsJSON + "}", "unknown kind 'oracle'"),
+      (
+        #"{"decider": {"kind": "cascade", "rules": [{"kind": "guess"}]}, "# + Self.thresholdsJSON + "}",
+        "unknown kind 'guess'"
+      ),
+      (#"{"locator": {"kind": "radar"}, "# + Self.thresholdsJSON + "}", "unknown kind 'radar'"),
+      (
+        #"{"decider": {"kind": "cascade"}, "positionWeight": 2, "# + Self.thresholdsJSON + "}",
+        "beside a 'decider'"
+      ),
+    ]
+    for (json, reason) in cases {
+      #expect {
+        try Profile.decode(Data(json.utf8), path: "p.json")
+      } throws: { error in
+        guard case .invalid(path: "p.json", let said) = error as? ProfileError else { return false }
+        return said.contains(reason)
+      }
+    }
   }
 
   /// A profile whose warm split or faint lamp has an impossible value, and what is said of it.
@@ -167,7 +241,7 @@ import TrafficLightTestSupport
        "yellow": {"lower": 5, "upper": 60}, "red": {"lower": 340, "upper": 5}}}
       """
     let profile = try Profile.decode(Data(json.utf8), path: "p.json")
-    #expect(profile.sigma == 2 && profile.sampler.points == 7 && profile.thresholds.valueFloor == 0)
+    #expect(profile.sigma == 2 && profile.grid.points == 7 && profile.thresholds.valueFloor == 0)
     #expect(profile.thresholds.saturationFloor == 0.5)
   }
 
@@ -267,35 +341,63 @@ import TrafficLightTestSupport
 }
 
 @Suite struct SparsePathTests {
-  /// SampleFrames, and the shared datasets when they sit beside the repository (CI sets
-  /// REQUIRE_SHARED_DATASETS=1 so that their absence fails instead of shrinking the test).
-  static func images() -> [String] {
-    var folders = [TestPaths.sampleFrames]
-    let shared = TestPaths.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets")
-      .path
-    if FileManager.default.fileExists(atPath: shared) {
-      folders.append(shared)
-    } else if ProcessInfo.processInfo.environment["REQUIRE_SHARED_DATASETS"] != nil {
-      Issue.record("REQUIRE_SHARED_DATASETS is set but \(shared) is missing")
+  /// A whole street-sized frame with a light in it: large enough that the pipeline reads it
+  /// by the sparse path.
+  static func frame() -> RGBImage {
+    var frame = RGBImage(width: 640, height: 480, fill: (90, 120, 170))
+    for y in 0..<480 {
+      for x in 0..<640 where (x * 7 + y * 13) % 11 < 3 {
+        frame[x, y] = (UInt8(60 + x % 90), 80, UInt8(120 + y % 100))
+      }
     }
-    return InputCollector.collect(folders).compactMap { item in
-      if case .image(let path) = item { path } else { nil }
-    }
+    paste(syntheticLight(lit: .red, width: 60, height: 180), into: &frame, x: 300, y: 100)
+    return frame
   }
 
   @Test(arguments: [Profile.seed, Profile.default])
-  func sparseAndFullPaths_decideAlike_onEveryImage(profile: Profile) throws {
+  func sparseAndFullPaths_decideAlike_onALargeFrame_andItsRegions(profile: Profile) {
     let sparse = FramePipeline(profile: profile)
     var full = sparse
     full.usesFullFrame = true
-    let images = Self.images()
-    #expect(images.count >= 24)
-    for path in images {
-      let image = try sparse.decoder.decode(fileAt: path)
-      let a = sparse.classify(image)
-      let b = full.classify(image)
-      #expect(a.decision == b.decision, "\(path)")
+    let frame = Self.frame()
+    let regions: [PixelRegion?] = [
+      nil, PixelRegion(x: 280, y: 80, width: 100, height: 220),
+      PixelRegion(x: 0, y: 0, width: 400, height: 300),
+      PixelRegion(x: 560, y: 360, width: 100, height: 200),
+    ]
+    for region in regions {
+      let area = (region ?? PixelRegion(x: 0, y: 0, width: 640, height: 480)).clipped(
+        toWidth: 640, height: 480)!
+      #expect(sparse.sparsePathIsCheaper(for: area, grid: profile.grid), "\(String(describing: region))")
+      let a = sparse.classify(frame, region: region)
+      let b = full.classify(frame, region: region)
+      #expect(a.decision == b.decision, "\(String(describing: region))")
+      #expect(a.region == b.region)
     }
+  }
+
+  @Test(
+    .enabled(if: TestPaths.sharedFrames != nil, "needs ../shared/frames beside the repository"),
+    arguments: [Profile.seed, Profile.default])
+  func sparseAndFullPaths_decideAlike_onSharedFrames(profile: Profile) throws {
+    let sparse = FramePipeline(profile: profile)
+    var full = sparse
+    full.usesFullFrame = true
+    var read = 0
+    for folder in ["sim", "cinta"] {
+      let images = InputCollector.collect([TestPaths.sharedFrames! + "/" + folder]).compactMap { item in
+        if case .image(let path) = item { path } else { nil }
+      }
+      // Every fortieth frame: the paths are the same on each, and a debug full blur is slow.
+      for path in images.enumerated().filter({ $0.offset % 40 == 0 }).map(\.element) {
+        let image = try ImageDecoder().decode(fileAt: path).pixels
+        let whole = PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
+        #expect(sparse.sparsePathIsCheaper(for: whole, grid: profile.grid), "\(path)")
+        #expect(sparse.classify(image).decision == full.classify(image).decision, "\(path)")
+        read += 1
+      }
+    }
+    #expect(read >= 12)
   }
 }
 

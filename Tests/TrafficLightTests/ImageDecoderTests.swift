@@ -31,12 +31,12 @@ func assertClose(
 
   @Test func png_rgb_decodesExactly() throws {
     let image = patternImage()
-    let decoded = try decoder.decode(try ImageEncoder.png(image))
+    let decoded = try decoder.decode(try ImageEncoder.png(image)).pixels
     #expect(decoded == image)
   }
 
   @Test func jpeg_rgb_decodesCloseToOriginal() throws {
-    let decoded = try decoder.decode(try ImageEncoder.jpeg(patternImage(), quality: 95))
+    let decoded = try decoder.decode(try ImageEncoder.jpeg(patternImage(), quality: 95)).pixels
     #expect(decoded.width == 16 && decoded.height == 8)
     assertClose(decoded[2, 2], (230, 20, 20), tolerance: 24)
     assertClose(decoded[13, 2], (20, 230, 20), tolerance: 24)
@@ -45,18 +45,18 @@ func assertClose(
   @Test func jpeg_progressive_decodes() throws {
     let bytes = try ImageEncoder.jpeg(patternImage(), quality: 95, progressive: true)
     #expect(bytes.contains(0xC2) && !bytes.isEmpty)  // SOF2: progressive
-    let decoded = try decoder.decode(bytes)
+    let decoded = try decoder.decode(bytes).pixels
     assertClose(decoded[2, 2], (230, 20, 20), tolerance: 24)
   }
 
   @Test func jpeg_grayscale_expandsToRGB() throws {
     let gray = RGBImage(width: 8, height: 8, fill: (120, 0, 0))
-    let decoded = try decoder.decode(try ImageEncoder.jpeg(gray, layout: .gray))
+    let decoded = try decoder.decode(try ImageEncoder.jpeg(gray, layout: .gray)).pixels
     assertClose(decoded[4, 4], (120, 120, 120), tolerance: 2)
   }
 
   @Test func jpeg_cmyk_convertsToRGB() throws {
-    let decoded = try decoder.decode(try ImageEncoder.jpeg(patternImage(), quality: 95, layout: .cmyk))
+    let decoded = try decoder.decode(try ImageEncoder.jpeg(patternImage(), quality: 95, layout: .cmyk)).pixels
     assertClose(decoded[2, 2], (230, 20, 20), tolerance: 24)
     assertClose(decoded[13, 2], (20, 230, 20), tolerance: 24)
   }
@@ -64,14 +64,14 @@ func assertClose(
   @Test func png_grayAndGrayAlpha_expandAndCompositeOnBlack() throws {
     let grayFile = try ImageEncoder.png(samples: [0, 100, 200, 255], width: 2, height: 2, layout: .gray)
     #expect(pngHeader(grayFile) == (depth: 8, colorType: 0))
-    let gray = try decoder.decode(grayFile)
+    let gray = try decoder.decode(grayFile).pixels
     #expect(gray[1, 0] == (100, 100, 100))
     #expect(gray[1, 1] == (255, 255, 255))
     // Gray 200 at full alpha stays 200; gray 200 at alpha 0 becomes black.
     let grayAlphaFile = try ImageEncoder.png(
       samples: [200, 255, 200, 0], width: 2, height: 1, layout: .grayAlpha)
     #expect(pngHeader(grayAlphaFile) == (depth: 8, colorType: 4))
-    let grayAlpha = try decoder.decode(grayAlphaFile)
+    let grayAlpha = try decoder.decode(grayAlphaFile).pixels
     #expect(grayAlpha[0, 0] == (200, 200, 200))
     #expect(grayAlpha[1, 0] == (0, 0, 0))
   }
@@ -80,7 +80,7 @@ func assertClose(
     let samples: [UInt8] = [255, 0, 0, 255, 0, 255, 0, 0]
     let file = try ImageEncoder.png(samples: samples, width: 2, height: 1, layout: .rgba)
     #expect(pngHeader(file) == (depth: 8, colorType: 6))
-    let decoded = try decoder.decode(file)
+    let decoded = try decoder.decode(file).pixels
     #expect(decoded[0, 0] == (255, 0, 0))
     #expect(decoded[1, 0] == (0, 0, 0))
   }
@@ -92,7 +92,7 @@ func assertClose(
     let bytes = values.withUnsafeBytes { Array($0) }
     let file = try ImageEncoder.png(samples: bytes, width: 4, height: 1, layout: .gray16)
     #expect(pngHeader(file) == (depth: 16, colorType: 0))
-    let decoded = try decoder.decode(file)
+    let decoded = try decoder.decode(file).pixels
     #expect(decoded[0, 0] == (0, 0, 0))
     #expect(decoded[3, 0] == (255, 255, 255))
     #expect(decoded[1, 0].r < decoded[2, 0].r)
@@ -103,7 +103,7 @@ func assertClose(
     let palette: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 0, 255), (10, 20, 30)]
     let file = try ImageEncoder.png(samples: [0, 1, 2, 1], width: 2, height: 2, layout: .palette(palette))
     #expect(pngHeader(file).colorType == 3)  // libpng packs 3 entries into 2-bit indices
-    let decoded = try decoder.decode(file)
+    let decoded = try decoder.decode(file).pixels
     #expect(decoded[0, 0] == (255, 0, 0))
     #expect(decoded[1, 0] == (0, 0, 255))
     #expect(decoded[0, 1] == (10, 20, 30))
@@ -114,7 +114,7 @@ func assertClose(
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("decode-\(UUID()).png").path
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     defer { try? FileManager.default.removeItem(atPath: path) }
-    #expect(try decoder.decode(fileAt: path) == patternImage())
+    #expect(try decoder.decode(fileAt: path).pixels == patternImage())
   }
 
   @Test func decode_formatComesFromContentNotName() throws {
@@ -122,7 +122,7 @@ func assertClose(
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("jpeg-\(UUID()).png").path
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     defer { try? FileManager.default.removeItem(atPath: path) }
-    #expect(try decoder.decode(fileAt: path).width == 16)
+    #expect(try decoder.decode(fileAt: path).pixels.width == 16)
   }
 
   @Test func pixelBudget_isCheckedFromTheHeader() throws {
@@ -131,7 +131,7 @@ func assertClose(
     #expect(throws: DecodeError.tooManyPixels(path: "p.png", width: 16, height: 8, limit: 127)) {
       try tight.decode(bytes, name: "p.png")
     }
-    #expect(try ImageDecoder(maxPixels: 128).decode(bytes).pixelCount == 128)
+    #expect(try ImageDecoder(maxPixels: 128).decode(bytes).pixels.pixelCount == 128)
   }
 
   @Test func pixelBudget_rejectsHugeHeaderWithoutAllocating() throws {
@@ -147,27 +147,27 @@ func assertClose(
     #expect(
       throws: DecodeError.tooManyPixels(path: "huge.png", width: 100_000, height: 100_000, limit: 100_000_000)
     ) {
-      try decoder.decode(bytes, name: "huge.png")
+      try decoder.decode(bytes, name: "huge.png").pixels
     }
   }
 
   @Test func errors_nameTheFileAndTheReason() throws {
     #expect(throws: DecodeError.unreadable(path: "empty.jpg", reason: "file is empty")) {
-      try decoder.decode([], name: "empty.jpg")
+      try decoder.decode([], name: "empty.jpg").pixels
     }
     #expect(throws: DecodeError.unsupportedFormat(path: "notes.jpg")) {
-      try decoder.decode(Array("hello, world".utf8), name: "notes.jpg")
+      try decoder.decode(Array("hello, world".utf8), name: "notes.jpg").pixels
     }
     let missing = "/nonexistent/\(UUID()).jpg"
     #expect(throws: DecodeError.unreadable(path: missing, reason: "No such file or directory")) {
-      try decoder.decode(fileAt: missing)
+      try decoder.decode(fileAt: missing).pixels
     }
     #expect(throws: DecodeError.unreadable(path: "/tmp", reason: "is a directory")) {
-      try decoder.decode(fileAt: "/tmp")
+      try decoder.decode(fileAt: "/tmp").pixels
     }
     let cutPNG = Array(try ImageEncoder.png(patternImage()).prefix(60))
     do {
-      _ = try decoder.decode(cutPNG, name: "cut.png")
+      _ = try decoder.decode(cutPNG, name: "cut.png").pixels
       Issue.record("a truncated PNG decoded")
     } catch {
       #expect(error.path == "cut.png")
@@ -179,7 +179,7 @@ func assertClose(
     let bytes = try ImageEncoder.jpeg(randomPatternImage(), quality: 90)
     let cut = Array(bytes.prefix(bytes.count * 2 / 3))
     do throws(DecodeError) {
-      _ = try decoder.decode(cut, name: "cut.jpg")
+      _ = try decoder.decode(cut, name: "cut.jpg").pixels
       Issue.record("a truncated JPEG decoded without complaint")
     } catch {
       guard case .damaged(path: "cut.jpg", format: .jpeg, let warning) = error else {
@@ -189,13 +189,13 @@ func assertClose(
       #expect(warning.contains("Premature end"))
     }
     let lenient = ImageDecoder(acceptsDamagedData: true)
-    #expect(try lenient.decode(cut).width == 64)
+    #expect(try lenient.decode(cut).pixels.width == 64)
   }
 
   @Test func corruptJPEGHeader_isAnError() throws {
     var bytes = try ImageEncoder.jpeg(patternImage())
     bytes.replaceSubrange(2..<bytes.count / 2, with: repeatElement(0x00, count: bytes.count / 2 - 2))
-    #expect(throws: DecodeError.self) { try decoder.decode(bytes, name: "bad.jpg") }
+    #expect(throws: DecodeError.self) { try decoder.decode(bytes, name: "bad.jpg").pixels }
   }
 }
 
@@ -223,7 +223,7 @@ func pngHeader(_ bytes: [UInt8]) -> (depth: UInt8, colorType: UInt8) { (bytes[24
     var decoded = 0
     for name in names {
       do {
-        let image = try ImageDecoder(maxPixels: 4_000_000).decode(fileAt: folder + "/" + name)
+        let image = try ImageDecoder(maxPixels: 4_000_000).decode(fileAt: folder + "/" + name).pixels
         decoded += 1
         _ = pipeline.classify(image)
       } catch {
@@ -267,17 +267,17 @@ func pngHeader(_ bytes: [UInt8]) -> (depth: UInt8, colorType: UInt8) { (bytes[24
       let path = folder + "/frame.jpg"
       try Data(jpeg).write(to: URL(fileURLWithPath: path))
       let decoder = ImageDecoder()
-      let full = try decoder.decode(jpeg)
+      let full = try decoder.decode(jpeg).pixels
       for region in Self.regions {
-        let (crop, area, damage) = try decoder.decodeNotingDamage(fileAt: path, region: region)
+        let decoded = try decoder.decode(fileAt: path, region: region)
         let expected = region.clipped(toWidth: 401, height: 203)!
-        #expect(area == expected)
-        #expect(damage == nil)
-        #expect(crop == full.cropped(to: expected), "\(layout), progressive \(progressive), \(region)")
+        #expect(decoded.region == expected)
+        #expect(decoded.damage == nil)
+        #expect(
+          decoded.pixels == full.cropped(to: expected), "\(layout), progressive \(progressive), \(region)")
       }
-      let (outside, area, _) = try decoder.decodeNotingDamage(
-        fileAt: path, region: PixelRegion(x: 500, y: 0, width: 5, height: 5))
-      #expect(outside == nil && area == nil)
+      let outside = try decoder.decode(fileAt: path, region: PixelRegion(x: 500, y: 0, width: 5, height: 5))
+      #expect(outside.region == nil && outside.pixels.pixelCount == 0)
     }
   }
 
@@ -285,7 +285,7 @@ func pngHeader(_ bytes: [UInt8]) -> (depth: UInt8, colorType: UInt8) { (bytes[24
     let folder = try temporaryFolder()
     try writePNG(Self.detailed(), to: folder + "/frame.png")
     let region = PixelRegion(x: 100, y: 50, width: 60, height: 150)
-    let (crop, _, _) = try ImageDecoder().decodeNotingDamage(fileAt: folder + "/frame.png", region: region)
-    #expect(crop == Self.detailed().cropped(to: region))
+    let decoded = try ImageDecoder().decode(fileAt: folder + "/frame.png", region: region)
+    #expect(decoded.pixels == Self.detailed().cropped(to: region) && decoded.region == region)
   }
 }

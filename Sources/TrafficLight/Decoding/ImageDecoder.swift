@@ -68,55 +68,48 @@ public struct ImageDecoder: Sendable {
     self.appliesOrientation = appliesOrientation
   }
 
-  /// Reads and decodes the file at `path`.
+  /// Reads the file at `path` and decodes it, or only `region` of it (clipped to the image,
+  /// in the coordinates of the image as displayed, turned by its orientation tag). For a
+  /// JPEG, rows above the region are skipped and decoding stops below it, so a small region
+  /// of a large frame costs a fraction of a full decode; a PNG is decoded whole and cropped.
+  /// The pixels are those of a full decode.
   ///
   /// - Throws: `DecodeError`, naming `path`.
-  public func decode(fileAt path: String) throws(DecodeError) -> RGBImage {
-    try decodeNotingDamage(fileAt: path).image
+  public func decode(fileAt path: String, region: PixelRegion? = nil) throws(DecodeError) -> DecodedImage {
+    try decode(try FileReader.readAll(path, maxBytes: maxFileBytes), name: path, region: region)
   }
 
-  /// Reads and decodes the file at `path`; with `acceptsDamagedData`, also says what damage
-  /// the decoder patched over.
+  /// Decodes an image held in memory, or only `region` of it (as `decode(fileAt:region:)`);
+  /// `name` stands for the file in errors.
   ///
-  /// - Throws: `DecodeError`, naming `path`.
-  public func decodeNotingDamage(fileAt path: String) throws(DecodeError) -> (
-    image: RGBImage, damage: String?
-  ) {
-    let bytes = try FileReader.readAll(path, maxBytes: maxFileBytes)
-    return try decodeNotingDamage(bytes, name: path)
-  }
-
-  /// Reads the file at `path` and decodes only `region` of it (clipped to the image, in the
-  /// coordinates of the image as displayed, turned by its orientation tag): for a JPEG, rows
-  /// above the region are skipped and decoding stops below it, so a small region of a large
-  /// frame costs a fraction of a full decode; a PNG is decoded whole and cropped. The pixels
-  /// are those of a full decode. Returns `nil` for the image when the region lies outside it.
-  ///
-  /// - Throws: `DecodeError`, naming `path`.
-  public func decodeNotingDamage(
-    fileAt path: String, region: PixelRegion
-  ) throws(DecodeError) -> (image: RGBImage?, region: PixelRegion?, damage: String?) {
-    let bytes = try FileReader.readAll(path, maxBytes: maxFileBytes)
-    guard ImageFormat(sniffing: bytes) == .jpeg else {
-      let (whole, damage) = try decodeNotingDamage(bytes, name: path)
-      guard let area = region.clipped(toWidth: whole.width, height: whole.height) else {
-        return (nil, nil, damage)
-      }
-      return (whole.cropped(to: area), area, damage)
-    }
+  /// - Throws: `DecodeError`, naming `name`.
+  /// - Complexity: O(width * height); the header is parsed (and the budget checked) before
+  ///   the pixels are allocated.
+  public func decode(
+    _ bytes: [UInt8], name: String = "<memory>", region: PixelRegion? = nil
+  ) throws(DecodeError) -> DecodedImage {
     let orientation = declaredOrientation(bytes)
-    return try bytes.withUnsafeBufferPointer {
-      (data) throws(DecodeError) -> (RGBImage?, PixelRegion?, String?) in
+    guard let region else {
+      let (image, damage) = try decodeWhole(bytes, name: name, turnedTo: orientation)
+      return DecodedImage(
+        pixels: image, region: PixelRegion(x: 0, y: 0, width: image.width, height: image.height),
+        damage: damage)
+    }
+    guard ImageFormat(sniffing: bytes) == .jpeg else {
+      let (whole, damage) = try decodeWhole(bytes, name: name, turnedTo: orientation)
+      return DecodedImage(cropping: whole, to: region, damage: damage)
+    }
+    return try bytes.withUnsafeBufferPointer { (data) throws(DecodeError) -> DecodedImage in
       var report = tl_codec_report()
-      let (width, height) = try checkedSize(tl_jpeg_read_info, data, &report, name: path, format: .jpeg)
+      let (width, height) = try checkedSize(tl_jpeg_read_info, data, &report, name: name, format: .jpeg)
       let shown = orientation.displayedSize(width: width, height: height)
       guard let area = region.clipped(toWidth: shown.width, height: shown.height) else {
-        return (nil, nil, nil)
+        return DecodedImage(pixels: RGBImage(width: 0, height: 0), region: nil)
       }
       // A region that is the whole image, or a small image, decodes whole faster.
       if (area.width == shown.width && area.height == shown.height) || width * height <= 1 << 16 {
-        let (image, damage) = try decodeNotingDamage(bytes, name: path, turnedTo: orientation)
-        return (image.cropped(to: area), area, damage)
+        let (image, damage) = try decodeWhole(bytes, name: name, turnedTo: orientation)
+        return DecodedImage(pixels: image.cropped(to: area), region: area, damage: damage)
       }
       let stored = orientation.storedRegion(for: area, width: width, height: height)
       let image = try RGBImage(width: stored.width, height: stored.height) { (pixels) throws(DecodeError) in
@@ -125,30 +118,13 @@ public struct ImageDecoder: Sendable {
           UInt32(stored.height),
           pixels.baseAddress, pixels.count, &report)
         guard status == TL_STATUS_OK else {
-          throw .corrupt(path: path, format: .jpeg, reason: report.messageText)
+          throw .corrupt(path: name, format: .jpeg, reason: report.messageText)
         }
       }
-      return (orientation.display(image), area, try damage(report, name: path, format: .jpeg))
+      return DecodedImage(
+        pixels: orientation.display(image), region: area,
+        damage: try damage(report, name: name, format: .jpeg))
     }
-  }
-
-  /// Decodes an image held in memory; `name` stands for the file in errors.
-  ///
-  /// - Throws: `DecodeError`, naming `name`.
-  /// - Complexity: O(width * height); the header is parsed (and the budget checked) before
-  ///   the pixels are allocated.
-  public func decode(_ bytes: [UInt8], name: String = "<memory>") throws(DecodeError) -> RGBImage {
-    try decodeNotingDamage(bytes, name: name).image
-  }
-
-  /// Decodes an image held in memory; with `acceptsDamagedData`, also says what damage the
-  /// decoder patched over (the first warning, with the number of warnings when several).
-  ///
-  /// - Throws: `DecodeError`, naming `name`.
-  public func decodeNotingDamage(
-    _ bytes: [UInt8], name: String = "<memory>"
-  ) throws(DecodeError) -> (image: RGBImage, damage: String?) {
-    try decodeNotingDamage(bytes, name: name, turnedTo: declaredOrientation(bytes))
   }
 
   /// The orientation the image is turned to: the one `bytes` declare, or `.normal` when
@@ -158,7 +134,7 @@ public struct ImageDecoder: Sendable {
   }
 
   /// Decodes `bytes` whole and turns the image to `orientation`, already read from them.
-  private func decodeNotingDamage(
+  private func decodeWhole(
     _ bytes: [UInt8], name: String, turnedTo orientation: ExifOrientation
   ) throws(DecodeError) -> (image: RGBImage, damage: String?) {
     guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "file is empty") }
@@ -210,5 +186,16 @@ public struct ImageDecoder: Sendable {
     let others = Int(report.warning_count) - 1
     let more = others == 0 ? "" : " (and \(others) more warning\(others == 1 ? "" : "s"))"
     return report.warningText + more
+  }
+}
+
+extension DecodedImage {
+  /// `region` of an image decoded whole, clipped to it.
+  fileprivate init(cropping whole: RGBImage, to region: PixelRegion, damage: String?) {
+    guard let area = region.clipped(toWidth: whole.width, height: whole.height) else {
+      self.init(pixels: RGBImage(width: 0, height: 0), region: nil, damage: damage)
+      return
+    }
+    self.init(pixels: whole.cropped(to: area), region: area, damage: damage)
   }
 }

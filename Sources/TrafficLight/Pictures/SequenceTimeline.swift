@@ -1,27 +1,3 @@
-/// A change of the smoothed colour in a sequence.
-public struct StateChange: Sendable, Equatable {
-  public let frame: Int
-  public let from: SignalColor
-  public let to: SignalColor
-
-  public init(frame: Int, from: SignalColor, to: SignalColor) {
-    self.frame = frame
-    self.from = from
-    self.to = to
-  }
-
-  /// The changes in a run of smoothed colours, starting from `unknown`.
-  public static func changes(in smoothed: [SignalColor]) -> [StateChange] {
-    var changes: [StateChange] = []
-    var current = SignalColor.unknown
-    for (frame, color) in smoothed.enumerated() where color != current {
-      changes.append(StateChange(frame: frame, from: current, to: color))
-      current = color
-    }
-    return changes
-  }
-}
-
 /// An SVG picture of a sequence: each frame's own colour in one band, the smoothed colour
 /// in another, along the frame axis, with the state changes marked.
 public enum SequenceTimeline {

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Work items run on several threads, their results taken in item order.
-public enum OrderedParallelMap {
+package enum OrderedParallelMap {
   /// `transform(i)` for i in `0..<count`, on up to `jobs` threads at once, in index order.
-  public static func map<T: Sendable>(count: Int, jobs: Int, _ transform: @escaping @Sendable (Int) -> T)
+  package static func map<T: Sendable>(count: Int, jobs: Int, _ transform: @escaping @Sendable (Int) -> T)
     -> [T]
   {
     var results: [T] = []
@@ -25,7 +25,7 @@ public enum OrderedParallelMap {
   /// ones have ended (their results are dropped).
   ///
   /// Memory: at most `window` results are held at once.
-  public static func stream<T: Sendable>(
+  package static func stream<T: Sendable>(
     count: Int, jobs: Int, window: Int, _ transform: @escaping @Sendable (Int) -> T,
     consume: (Int, T) -> Bool
   ) {

@@ -3,10 +3,10 @@ import TrafficLightKernels
 
 @testable import TrafficLight
 
-@Suite struct SevenPointSamplerTests {
+@Suite struct SampleGridAndCascadeTests {
   @Test(arguments: 8...64)
   func sampler_height8To64_givesSevenDistinctRowsSplittingTheHeight(height: Int) {
-    let points = SevenPointSampler().coordinates(width: 10, height: height)
+    let points = GridAndCascade().coordinates(width: 10, height: height)
     #expect(points.count == 7)
     #expect(Set(points.map(\.y)).count == 7)
     #expect(points.map(\.y) == (1...7).map { $0 * height / 8 })
@@ -15,39 +15,39 @@ import TrafficLightKernels
 
   @Test func sampler_multipleOfEight_hasSevenPoints_notTheArticlesSix() {
     // The article's loop `stride(from: step, to: height - step, by: step)` gives 6 rows here.
-    #expect(SevenPointSampler().coordinates(width: 4, height: 64).map(\.y) == [8, 16, 24, 32, 40, 48, 56])
+    #expect(GridAndCascade().coordinates(width: 4, height: 64).map(\.y) == [8, 16, 24, 32, 40, 48, 56])
   }
 
   @Test(arguments: 1...7)
   func sampler_tinyHeights_clampRowsAndDoNotCrash(height: Int) {
     let map = ClassMap(width: 1, height: height, classes: Array(repeating: .red, count: height))
-    let decision = SevenPointSampler().sample(map)
+    let decision = GridAndCascade().sample(map)
     #expect(decision.samples.count == 7)
     #expect(decision.samples.allSatisfy { $0.y >= 0 && $0.y < height })
     #expect(decision.color == .red)
   }
 
   @Test func sampler_emptyCrop_isUnknown() {
-    let decision = SevenPointSampler().sample(ClassMap(width: 0, height: 0, classes: []))
+    let decision = GridAndCascade().sample(ClassMap(width: 0, height: 0, classes: []))
     #expect(decision.samples.isEmpty)
     #expect(decision.color == .unknown)
   }
 
   @Test func sampler_horizontal_samplesTheCentreRow() {
-    let points = SevenPointSampler(orientation: .horizontal).coordinates(width: 80, height: 30)
+    let points = GridAndCascade(orientation: .horizontal).coordinates(width: 80, height: 30)
     #expect(points.map(\.x) == [10, 20, 30, 40, 50, 60, 70])
     #expect(points.allSatisfy { $0.y == 15 })
   }
 
   @Test func sampler_pointCount_isAParameter() {
-    #expect(SevenPointSampler(points: 3).coordinates(width: 9, height: 40).map(\.y) == [10, 20, 30])
+    #expect(GridAndCascade(points: 3).coordinates(width: 9, height: 40).map(\.y) == [10, 20, 30])
   }
 
   @Test func sampler_readsTheLitLamp() {
     // A vertical light: top third red, the rest none.
     let height = 48
     let classes = (0..<height).flatMap { y in Array(repeating: y < 16 ? PixelClass.red : .none, count: 5) }
-    let decision = SevenPointSampler().sample(ClassMap(width: 5, height: height, classes: classes))
+    let decision = GridAndCascade().sample(ClassMap(width: 5, height: height, classes: classes))
     #expect(decision.counts == ColorCounts(red: 2))  // rows 6 and 12
     #expect(decision.color == .red)
   }
@@ -151,7 +151,7 @@ import TrafficLightKernels
   }
 
   @Test func columns_sampleLinesSideBySide_includingTheCentre() {
-    let sampler = SevenPointSampler(points: 3, columns: 3)
+    let sampler = GridAndCascade(points: 3, columns: 3)
     let positions = sampler.positions(width: 40, height: 40)
     #expect(positions.map(\.x) == [10, 20, 30, 10, 20, 30, 10, 20, 30])
     #expect(positions.map(\.y) == [10, 10, 10, 20, 20, 20, 30, 30, 30])
@@ -164,14 +164,14 @@ import TrafficLightKernels
     var column = [(PixelClass, UInt8)](repeating: (.none, 100), count: 8)
     column[4] = (.red, 200)  // a stray red point in the middle
     column[6] = (.green, 200)  // green at the bottom, where the green lamp is
-    let plain = SevenPointSampler().sample(width: 1, height: 8, probe: probe(column))
+    let plain = GridAndCascade().sample(width: 1, height: 8, probe: probe(column))
     #expect(plain.counts == ColorCounts(red: 1, green: 1))
     #expect(plain.color == .red)  // a tie: the more restrictive colour
-    let weighted = SevenPointSampler(positionWeight: 3).sample(width: 1, height: 8, probe: probe(column))
+    let weighted = GridAndCascade(positionWeight: 3).sample(width: 1, height: 8, probe: probe(column))
     #expect(weighted.counts == ColorCounts(red: 1, green: 1))
     #expect(weighted.color == .green)  // 3 votes against 1
     // With green on top (lamps reversed), the bottom is red's place: no bonus for green.
-    let reversed = SevenPointSampler(positionWeight: 3, lampOrder: [.green, .yellow, .red])
+    let reversed = GridAndCascade(positionWeight: 3, lampOrder: [.green, .yellow, .red])
     #expect(reversed.sample(width: 1, height: 8, probe: probe(column)).color == .red)
   }
 
@@ -180,11 +180,11 @@ import TrafficLightKernels
     column[1] = (.red, 40)  // an unlit red lamp: dim
     column[2] = (.red, 40)
     column[6] = (.green, 240)
-    let sampler = SevenPointSampler(relativeBrightness: 0.5)
+    let sampler = GridAndCascade(relativeBrightness: 0.5)
     let decision = sampler.sample(width: 1, height: 8, probe: probe(column))
     #expect(decision.counts == ColorCounts(green: 1))
     #expect(decision.color == .green)
-    #expect(SevenPointSampler().sample(width: 1, height: 8, probe: probe(column)).color == .red)
+    #expect(GridAndCascade().sample(width: 1, height: 8, probe: probe(column)).color == .red)
   }
 
   @Test func brightnessFallback_readsTheBrightestThird_onlyWhenNoPointHasAColour() {
@@ -194,21 +194,21 @@ import TrafficLightKernels
       (.none, 240),
     ]
     let fallback = BrightnessFallback(margin: 0.1, floor: 0.5)
-    let decision = SevenPointSampler(brightnessFallback: fallback).sample(
+    let decision = GridAndCascade(brightnessFallback: fallback).sample(
       width: 1, height: 8, probe: probe(column))
     #expect(decision.color == .red)
-    #expect(decision.usedBrightnessFallback)
-    #expect(SevenPointSampler().sample(width: 1, height: 8, probe: probe(column)).color == .unknown)
+    #expect(decision.decidedBy == "brightnessFallback")
+    #expect(GridAndCascade().sample(width: 1, height: 8, probe: probe(column)).color == .unknown)
     // Too little difference between thirds: unknown.
     let flat = column.map { ($0.0, UInt8(200)) }
     #expect(
-      SevenPointSampler(brightnessFallback: fallback).sample(width: 1, height: 8, probe: probe(flat)).color
+      GridAndCascade(brightnessFallback: fallback).sample(width: 1, height: 8, probe: probe(flat)).color
         == .unknown)
     // A coloured point wins over brightness.
     var coloured = column
     coloured[6] = (.green, 150)
     #expect(
-      SevenPointSampler(brightnessFallback: fallback).sample(width: 1, height: 8, probe: probe(coloured))
+      GridAndCascade(brightnessFallback: fallback).sample(width: 1, height: 8, probe: probe(coloured))
         .color == .green)
   }
 
@@ -221,16 +221,16 @@ import TrafficLightKernels
     ] {
       column[row] = (.none, UInt8(value))
     }
-    let sampler = SevenPointSampler(
+    let sampler = GridAndCascade(
       points: 9, brightnessFallback: BrightnessFallback(margin: 0.1, floor: 0.5))
     // Medians: top 155, middle 245, bottom 150. (The darkest points, 150, 40, 140, said red.)
     #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .yellow)
     // The margin is counted between the medians: 245 against 155 is 0.35 of full scale.
-    var strict = sampler
-    strict.brightnessFallback?.margin = 0.36
-    #expect(strict.sample(width: 1, height: 10, probe: probe(column)).color == .unknown)
-    strict.brightnessFallback?.margin = 0.35
-    #expect(strict.sample(width: 1, height: 10, probe: probe(column)).color == .yellow)
+    let strict = { (margin: Double) in
+      GridAndCascade(points: 9, brightnessFallback: BrightnessFallback(margin: margin, floor: 0.5))
+    }
+    #expect(strict(0.36).sample(width: 1, height: 10, probe: probe(column)).color == .unknown)
+    #expect(strict(0.35).sample(width: 1, height: 10, probe: probe(column)).color == .yellow)
   }
 
   @Test func faintLamp_readsAWashedOutLampInItsPlace_onlyWhenNoPointVotes() {
@@ -241,10 +241,10 @@ import TrafficLightKernels
     for row in 7...9 { column[row] = (.none, faintCyan) }
     let faint = FaintLamp(
       color: .green, lower: 90, upper: 200, saturationFloor: 0.06, valueFloor: 0.35, points: 3)
-    let sampler = SevenPointSampler(points: 9, faintLamp: faint)
+    let sampler = GridAndCascade(points: 9, faintLamp: faint)
     #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .green)
-    #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).decidedBy == .faintLamp)
-    #expect(SevenPointSampler(points: 9).sample(width: 1, height: 10, probe: probe(column)).color == .unknown)
+    #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).decidedBy == "faintLamp")
+    #expect(GridAndCascade(points: 9).sample(width: 1, height: 10, probe: probe(column)).color == .unknown)
     // Two faint points are not enough for three.
     column[9] = (.none, white)
     #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .unknown)
@@ -276,7 +276,7 @@ import TrafficLightKernels
       color: .green, lower: 90, upper: 200, saturationFloor: 0.06, valueFloor: 0.35, points: 3,
       redVeto: HueRange(335, 5))
     func read(_ faint: FaintLamp) -> SignalColor {
-      SevenPointSampler(points: 9, faintLamp: faint).sample(width: 1, height: 10, probe: probe(column)).color
+      GridAndCascade(points: 9, faintLamp: faint).sample(width: 1, height: 10, probe: probe(column)).color
     }
     #expect(read(faint) == .green)
     // One faint red point on top keeps the faint lamp off.
@@ -334,16 +334,16 @@ import TrafficLightKernels
     column[4] = (.none, Self.amberCore)  // the core: no class (say yellow's floor is 0.6)
     column[5] = (.red, Self.amberRim)
     // Without the split, two red points win.
-    #expect(SevenPointSampler().sample(width: 1, height: 8, probe: probe(column)).color == .red)
+    #expect(GridAndCascade().sample(width: 1, height: 8, probe: probe(column)).color == .red)
     // The rim (0.6) is more saturated than the core (0.52): its hue, 5, says red.
-    let sampler = SevenPointSampler(warmSplit: Self.split)
+    let sampler = GridAndCascade(warmSplit: Self.split)
     #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .red)
     // A more saturated amber point in the lamp decides for yellow; the counts are unchanged.
     column[4] = (.none, PixelColor(r: 250, g: 170, b: 40))  // hue 37, saturation 0.84
     let decision = sampler.sample(width: 1, height: 8, probe: probe(column))
     #expect(decision.color == .yellow)
     #expect(decision.counts == ColorCounts(red: 2))
-    #expect(decision.decidedBy == .warmSplit)
+    #expect(decision.decidedBy == "warmSplit")
   }
 
   @Test func warmSplit_keepsARedLampWithAnOrangeHalo_red() {
@@ -353,15 +353,16 @@ import TrafficLightKernels
     column[4] = (.yellow, Self.orangeHalo)
     column[5] = (.yellow, Self.orangeHalo)
     // Three halo points in yellow's place outvote one red point in red's.
-    let weighted = SevenPointSampler(positionWeight: 2)
+    let weighted = GridAndCascade(positionWeight: 2)
     #expect(weighted.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
-    var split = weighted
-    split.warmSplit = Self.split
+    let split = GridAndCascade(positionWeight: 2, warmSplit: Self.split)
     #expect(split.sample(width: 1, height: 8, probe: probe(column)).color == .red)
-    #expect(split.sample(width: 1, height: 8, probe: probe(column)).decidedBy == .warmSplit)
+    #expect(split.sample(width: 1, height: 8, probe: probe(column)).decidedBy == "warmSplit")
     // The boundary is data: at -10 degrees the red lamp (hue -7) reads yellow.
-    split.warmSplit?.hue = -10
-    #expect(split.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
+    var lower = Self.split
+    lower.hue = -10
+    let lowered = GridAndCascade(positionWeight: 2, warmSplit: lower)
+    #expect(lowered.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
   }
 
   @Test func warmSplit_yieldsWhenPositionSettlesTheVote() {
@@ -371,10 +372,10 @@ import TrafficLightKernels
     column[1] = (.red, PixelColor(r: 240, g: 120, b: 90))  // hue 12, saturation 0.63
     column[2] = (.red, PixelColor(r: 240, g: 120, b: 90))
     column[6] = (.none, PixelColor(r: 240, g: 200, b: 40))  // hue 48, saturation 0.83
-    let sampler = SevenPointSampler(warmSplit: Self.split)
+    let sampler = GridAndCascade(warmSplit: Self.split)
     let decision = sampler.sample(width: 1, height: 8, probe: probe(column))
     #expect(decision.color == .red)
-    #expect(decision.decidedBy == .vote)
+    #expect(decision.decidedBy == "vote")
     // Without the red points in red's place, position says nothing and the split decides.
     column[1] = (.none, PixelColor(gray: 60))
     column[2] = (.none, PixelColor(gray: 60))
@@ -386,7 +387,7 @@ import TrafficLightKernels
     var column = [(PixelClass, PixelColor)](repeating: (.none, PixelColor(gray: 60)), count: 8)
     column[6] = (.green, PixelColor(r: 40, g: 220, b: 120))
     column[2] = (.none, Self.redLamp)  // warm, but the vote is green
-    let sampler = SevenPointSampler(warmSplit: Self.split)
+    let sampler = GridAndCascade(warmSplit: Self.split)
     #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .green)
     column[6] = (.none, PixelColor(gray: 60))
     #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .unknown)
@@ -396,13 +397,47 @@ import TrafficLightKernels
     column[2] = (.none, PixelColor(r: 80, g: 70, b: 20))  // hue 50, value 0.31
     column[3] = (.none, PixelColor(r: 200, g: 100, b: 220))  // hue 290
     #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .red)
-    #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).decidedBy == .vote)
+    #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).decidedBy == "vote")
     column[2] = (.none, PixelColor(r: 120, g: 105, b: 30))  // hue 50, value 0.47: warm, yellow
     #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
     // A split that agrees with the vote leaves the vote as the rule.
     column[4] = (.none, PixelColor(gray: 60))
     column[6] = (.yellow, PixelColor(r: 120, g: 105, b: 30))  // off yellow's place
     #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
-    #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).decidedBy == .vote)
+    #expect(sampler.sample(width: 1, height: 8, probe: probe(column)).decidedBy == "vote")
+  }
+}
+
+/// A grid and a cascade built from one argument list, as a profile holds them: the
+/// decision tests' subject.
+struct GridAndCascade {
+  let grid: SampleGrid
+  let cascade: CascadeDecider
+
+  init(
+    points: Int = 7, columns: Int = 1, orientation: Orientation = .vertical, positionWeight: Double = 1,
+    lampOrder: [SignalColor] = [.red, .yellow, .green], relativeBrightness: Double = 0,
+    brightnessFallback: BrightnessFallback? = nil, warmSplit: WarmSplit? = nil, faintLamp: FaintLamp? = nil
+  ) {
+    grid = SampleGrid(points: points, columns: columns, orientation: orientation)
+    let rules: [(any CascadeRule)?] = [warmSplit, faintLamp, brightnessFallback]
+    cascade = CascadeDecider(
+      lampOrder: lampOrder, positionWeight: positionWeight, relativeBrightness: relativeBrightness,
+      rules: rules.compactMap { $0 })
+  }
+
+  func coordinates(width: Int, height: Int) -> [(x: Int, y: Int)] {
+    grid.coordinates(width: width, height: height)
+  }
+  func positions(width: Int, height: Int) -> [SampleGrid.Position] {
+    grid.positions(width: width, height: height)
+  }
+
+  func sample(_ map: ClassMap) -> FrameDecision { cascade.decide(grid.sample(map), on: grid) }
+
+  func sample(width: Int, height: Int, probe: (_ x: Int, _ y: Int) -> (PixelClass, PixelColor))
+    -> FrameDecision
+  {
+    cascade.decide(grid.sample(width: width, height: height, probe: probe), on: grid)
   }
 }

@@ -1,0 +1,246 @@
+import TrafficLightKernels
+
+/// The points' weighted vote, then a list of rules that may revise its answer, in order.
+///
+/// The vote: each coloured point votes 1 for its colour, or `positionWeight` when its colour
+/// is the lamp `lampOrder` puts in its third of the light; a point dimmer than
+/// `relativeBrightness` times the brightest point does not vote. The colour with the most
+/// votes wins; a tie goes to the more restrictive colour (red over yellow over green); no
+/// votes gives `unknown`. Then each rule in `rules`, in order, may put another colour in
+/// place of the answer so far (`CascadeRule`); the last rule that did names the decision.
+/// With the defaults (weight 1, no brightness rule, no rules) this is SPEC section 4's
+/// count, the article's rule with its bugs fixed.
+///
+/// JSON: `{"kind": "cascade", "lampOrder": ["red", "yellow", "green"], "positionWeight": 1.5,
+/// "relativeBrightness": 0.3, "rules": [{"kind": "warmSplit", ...}, ...]}`; keys left out
+/// take the defaults.
+public struct CascadeDecider: FrameDecider {
+  public static let kind = "cascade"
+
+  /// The lamps from the top (or left) of the light.
+  public var lampOrder: [SignalColor]
+  public var positionWeight: Double
+  public var relativeBrightness: Double
+  /// The rules after the vote, in the order they are tried.
+  public var rules: [any CascadeRule]
+  /// Rules the calibrator has switched off, by index: skipped, and left out of the JSON.
+  var switchedOff: Set<Int> = []
+
+  public init(
+    lampOrder: [SignalColor] = [.red, .yellow, .green], positionWeight: Double = 1,
+    relativeBrightness: Double = 0, rules: [any CascadeRule] = []
+  ) {
+    self.lampOrder = lampOrder
+    self.positionWeight = positionWeight
+    self.relativeBrightness = relativeBrightness
+    self.rules = rules
+  }
+
+  /// The rules that are on, in order.
+  public var activeRules: [any CascadeRule] {
+    rules.indices.filter { !switchedOff.contains($0) }.map { rules[$0] }
+  }
+
+  /// The first active rule of type `R`, if any.
+  public func rule<R: CascadeRule>(_ type: R.Type) -> R? {
+    activeRules.lazy.compactMap { $0 as? R }.first
+  }
+
+  public func decide(_ samples: [SamplePoint], on grid: SampleGrid) -> FrameDecision {
+    let context = CascadeContext(samples: samples, lampOrder: lampOrder)
+    let brightest = samples.map(\.value).max() ?? 0
+    let dimmest = Double(brightest) * relativeBrightness
+    var counts = ColorCounts()
+    var scores = [SignalColor: Double]()
+    var atTheirLamp = Set<SignalColor>()
+    for sample in samples {
+      guard let color = SignalColor(sample.pixelClass), Double(sample.value) >= dimmest else { continue }
+      counts[color] += 1
+      let atItsLamp = context.lamp(inThird: sample.third) == color
+      scores[color, default: 0] += atItsLamp ? positionWeight : 1
+      if atItsLamp { atTheirLamp.insert(color) }
+    }
+    var color = SignalColor.unknown
+    var best = 0.0
+    for candidate in SignalColor.byRestrictiveness where scores[candidate, default: 0] > best {
+      color = candidate
+      best = scores[candidate, default: 0]
+    }
+    var voted = context
+    voted.atTheirLamp = atTheirLamp
+    var decidedBy = FrameDecision.vote
+    for (index, rule) in rules.enumerated() where !switchedOff.contains(index) {
+      if let revised = rule.revise(color, voted), revised != color {
+        color = revised
+        decidedBy = type(of: rule).kind
+      }
+    }
+    return FrameDecision(samples: samples, counts: counts, color: color, decidedBy: decidedBy)
+  }
+
+  public var problem: String? {
+    if !(positionWeight >= 0 && positionWeight <= 1000) {
+      return "positionWeight must be between 0 and 1000, not \(positionWeight)"
+    }
+    if Set(lampOrder) != [.red, .yellow, .green] || lampOrder.count != 3 {
+      return "lampOrder must name red, yellow and green once each"
+    }
+    if !(relativeBrightness >= 0 && relativeBrightness <= 1) {
+      return "relativeBrightness must be between 0 and 1, not \(relativeBrightness)"
+    }
+    for rule in rules {
+      if let problem = rule.problem { return "\(type(of: rule).kind) \(problem)" }
+    }
+    return nil
+  }
+
+  /// The vote's weights, then each rule's own axes, prefixed by its kind: kind by kind in
+  /// the order of `CascadeRules.kinds` (so the calibrator's walk does not depend on the
+  /// order the rules run in), rules of one kind in list order. A rule axis's `off` value
+  /// switches the rule off.
+  public var tuning: [TuningAxis<CascadeDecider>] {
+    var axes: [TuningAxis<CascadeDecider>] = [
+      TuningAxis("positionWeight", [1, 1.5, 2, 3, 5, 8], \.positionWeight),
+      TuningAxis("relativeBrightness", [0, 0.3, 0.5, 0.6, 0.7, 0.8], \.relativeBrightness),
+    ]
+    for kind in CascadeRules.kinds {
+      for (index, rule) in rules.enumerated() where type(of: rule).kind == kind.kind {
+        axes += Self.tuning(of: rule, at: index)
+      }
+    }
+    return axes
+  }
+
+  private static func tuning<R: CascadeRule>(of rule: R, at index: Int) -> [TuningAxis<CascadeDecider>] {
+    R.tuning.map { axis in
+      let lifted: TuningAxis<CascadeDecider> = axis.lifted(
+        prefix: R.kind, get: { (cascade: CascadeDecider) in cascade.rules[index] as! R },
+        set: { (cascade: inout CascadeDecider, rule: R) in cascade.rules[index] = rule })
+      guard let off = axis.off else { return lifted }
+      return TuningAxis(
+        lifted.name, lifted.values, off: off,
+        get: { $0.switchedOff.contains(index) ? off : lifted.value(of: $0) },
+        set: { cascade, value in
+          if value == off {
+            cascade.switchedOff.insert(index)
+          } else {
+            cascade.switchedOff.remove(index)
+            cascade = lifted.setting(value, on: cascade)
+          }
+        })
+    }
+  }
+
+  public func tied(to thresholds: HSVThresholds) -> CascadeDecider {
+    var tied = self
+    tied.rules = rules.map { $0.tied(to: thresholds) }
+    return tied
+  }
+
+  public static func == (a: CascadeDecider, b: CascadeDecider) -> Bool {
+    let (rulesA, rulesB) = (a.activeRules, b.activeRules)
+    return a.lampOrder == b.lampOrder && a.positionWeight == b.positionWeight
+      && a.relativeBrightness == b.relativeBrightness && rulesA.count == rulesB.count
+      && zip(rulesA, rulesB).allSatisfy { $0.isEqual(to: $1) }
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case lampOrder, positionWeight, relativeBrightness, rules
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let defaults = CascadeDecider()
+    lampOrder = try container.decodeIfPresent([SignalColor].self, forKey: .lampOrder) ?? defaults.lampOrder
+    positionWeight =
+      try container.decodeIfPresent(Double.self, forKey: .positionWeight) ?? defaults.positionWeight
+    relativeBrightness =
+      try container.decodeIfPresent(Double.self, forKey: .relativeBrightness) ?? defaults.relativeBrightness
+    rules = []
+    if container.contains(.rules) {
+      var list = try container.nestedUnkeyedContainer(forKey: .rules)
+      while !list.isAtEnd { rules.append(try CascadeRules.decode(from: try list.superDecoder())) }
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(lampOrder, forKey: .lampOrder)
+    try container.encode(positionWeight, forKey: .positionWeight)
+    try container.encode(relativeBrightness, forKey: .relativeBrightness)
+    var list = container.nestedUnkeyedContainer(forKey: .rules)
+    for rule in activeRules { try CascadeRules.encode(rule, to: list.superEncoder()) }
+  }
+}
+
+/// What a cascade rule sees: the points, the lamp order, and which colours the vote found
+/// at their own lamp.
+public struct CascadeContext: Sendable {
+  public let samples: [SamplePoint]
+  public let lampOrder: [SignalColor]
+  /// The colours with a voting point in the third their lamp sits in.
+  public var atTheirLamp: Set<SignalColor> = []
+
+  public init(samples: [SamplePoint], lampOrder: [SignalColor], atTheirLamp: Set<SignalColor> = []) {
+    self.samples = samples
+    self.lampOrder = lampOrder
+    self.atTheirLamp = atTheirLamp
+  }
+
+  /// The lamp `lampOrder` puts in `third` (0 at the top or left), or `nil` for a lamp order
+  /// that a profile's `problem` rejects.
+  public func lamp(inThird third: Int) -> SignalColor? {
+    lampOrder.indices.contains(third) ? lampOrder[third] : nil
+  }
+}
+
+/// One rule of a `CascadeDecider`: given the answer so far, the colour to put in its place,
+/// or `nil` to leave it. A rule is profile data, named in JSON by its `kind` (which is also
+/// the decision's `decidedBy` when it names the colour); `CascadeRules.kinds` lists them.
+/// Adding a rule is a new conforming type and a line in that list.
+public protocol CascadeRule: Sendable, Codable, Equatable {
+  static var kind: String { get }
+  /// The values the calibrator searches.
+  static var tuning: [TuningAxis<Self>] { get }
+
+  /// The colour to answer instead of `current`, or `nil` to leave it.
+  func revise(_ current: SignalColor, _ context: CascadeContext) -> SignalColor?
+
+  /// What is wrong with the values, if anything (the rule's kind leads the message).
+  var problem: String? { get }
+
+  /// This rule with its windows and floors set from `thresholds`, where they follow them.
+  func tied(to thresholds: HSVThresholds) -> Self
+}
+
+extension CascadeRule {
+  public static var tuning: [TuningAxis<Self>] { [] }
+  public func tied(to thresholds: HSVThresholds) -> Self { self }
+
+  func isEqual(to other: any CascadeRule) -> Bool { (other as? Self) == self }
+
+  static func decoded(from decoder: any Decoder) throws -> any CascadeRule { try Self(from: decoder) }
+}
+
+/// The rules a cascade may list.
+public enum CascadeRules {
+  /// Every rule kind, by the name JSON gives it, in the order the calibrator walks their axes.
+  public static let kinds: [any CascadeRule.Type] = [BrightnessFallback.self, WarmSplit.self, FaintLamp.self]
+}
+
+extension CascadeRules {
+  /// The rule the JSON object in `decoder` describes, by its `"kind"`.
+  static func decode(from decoder: any Decoder) throws -> any CascadeRule {
+    let kind = try decoder.container(keyedBy: KindKey.self).decode(String.self, forKey: .kind)
+    guard let type = kinds.first(where: { $0.kind == kind }) else {
+      throw KindKey.unknown(kind, known: kinds.map { $0.kind }, in: decoder)
+    }
+    return try type.decoded(from: decoder)
+  }
+
+  static func encode(_ rule: any CascadeRule, to encoder: any Encoder) throws {
+    try rule.encode(to: encoder)
+    var container = encoder.container(keyedBy: KindKey.self)
+    try container.encode(type(of: rule).kind, forKey: .kind)
+  }
+}

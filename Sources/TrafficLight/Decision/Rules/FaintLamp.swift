@@ -1,0 +1,108 @@
+import TrafficLightKernels
+
+/// A washed-out lamp read from its faint tint.
+///
+/// Lamps photographed so over-exposed that even their rim keeps only a faint tint pass no
+/// classifier floor. When the answer so far is `unknown`, at least `points` points in
+/// `color`'s place (its third of the light, by the lamp order) whose hue lies in the window
+/// and whose saturation and value are above the floors answer `color`. A faint red tint in
+/// red's place keeps the lamp off (`redVeto`): it is what a lit red lamp leaves.
+///
+/// The window follows the thresholds: `color`'s hue range, above the value floor, and the
+/// veto's window is red's range (`tied(to:)`).
+public struct FaintLamp: CascadeRule, Hashable, TintWindow {
+  public static let kind = "faintLamp"
+
+  public var color: SignalColor
+  /// The hue window in degrees, `lower < h < upper` (wrapping through 0 when `lower > upper`).
+  public var lower: Double
+  public var upper: Double
+  /// A faint point's saturation and value (in 0...1) are above these.
+  public var saturationFloor: Double
+  public var valueFloor: Double
+  /// How many faint points in `color`'s place it takes.
+  public var points: Int
+  /// The hue window of a red tint that keeps the lamp off, or `nil` for no veto: one point
+  /// in red's place with its hue in the window and its saturation and value above the
+  /// floors (the window's own saturation floor, if it has one, instead of `saturationFloor`).
+  /// Not for a red faint lamp.
+  public var redVeto: HueRange?
+
+  public init(
+    color: SignalColor, lower: Double, upper: Double, saturationFloor: Double, valueFloor: Double,
+    points: Int,
+    redVeto: HueRange? = nil
+  ) {
+    self.color = color
+    self.lower = lower
+    self.upper = upper
+    self.saturationFloor = saturationFloor
+    self.valueFloor = valueFloor
+    self.points = points
+    self.redVeto = redVeto
+  }
+
+  /// Points: 1 is left out of the grid, since red and yellow lights that reach the faint
+  /// lamp can carry one faint green point in green's place (CALIBRATION.md).
+  public static let tuning: [TuningAxis<FaintLamp>] = [
+    TuningAxis("saturationFloor", [0.03, 0.04, 0.05, 0.06, 0.08, 0.1, 0.12], \.saturationFloor),
+    TuningAxis("points", [2, 3, 4, 5, 6], get: { Double($0.points) }, set: { $0.points = Int($1) }),
+  ]
+
+  public func revise(_ current: SignalColor, _ context: CascadeContext) -> SignalColor? {
+    current == .unknown && isLit(context) ? color : nil
+  }
+
+  /// Whether at least `points` of the samples are faint `color` points in `color`'s place,
+  /// and no point in red's place is vetoing.
+  ///
+  /// Complexity: O(samples).
+  func isLit(_ context: CascadeContext) -> Bool {
+    let veto = redVeto.map {
+      Tint(
+        lower: $0.lower, upper: $0.upper, saturationFloor: $0.saturationFloor ?? saturationFloor,
+        valueFloor: valueFloor)
+    }
+    var count = 0
+    for sample in context.samples {
+      let lamp = context.lamp(inThird: sample.third)
+      let saturation = sample.color.saturation
+      if lamp == color, admits(sample.color, saturation: saturation) { count += 1 }
+      if lamp == .red, let veto, veto.admits(sample.color, saturation: saturation) { return false }
+    }
+    return count >= points
+  }
+
+  public var problem: String? {
+    if color == .unknown { return "color must be red, yellow or green" }
+    if let problem = windowProblem { return problem }
+    if !(1...1000).contains(points) { return "points must be between 1 and 1000, not \(points)" }
+    if let veto = redVeto {
+      if color == .red { return "redVeto cannot keep a red faint lamp off" }
+      for bound in [veto.lower, veto.upper] where !(bound >= 0 && bound <= 360) {
+        return "redVeto lower and upper must be in 0...360 degrees, not \(bound)"
+      }
+      if let floor = veto.saturationFloor, !(floor >= 0 && floor < 1) {
+        return "redVeto saturationFloor must be in 0..<1, not \(floor)"
+      }
+    }
+    return nil
+  }
+
+  public func tied(to thresholds: HSVThresholds) -> FaintLamp {
+    let range =
+      switch color {
+      case .red: thresholds.red
+      case .yellow: thresholds.yellow
+      case .green, .unknown: thresholds.green
+      }
+    var tied = self
+    tied.lower = range.lower
+    tied.upper = range.upper
+    tied.valueFloor = thresholds.valueFloor
+    tied.redVeto = redVeto.map {
+      HueRange(thresholds.red.lower, thresholds.red.upper, saturationFloor: $0.saturationFloor)
+    }
+    return tied
+  }
+}

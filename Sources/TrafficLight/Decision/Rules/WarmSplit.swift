@@ -1,0 +1,78 @@
+import TrafficLightKernels
+
+/// Red against yellow by hue, decided by the most saturated warm point.
+///
+/// Red lamps carry an orange halo, and blown-out amber lamps a red-orange rim, so counting
+/// points can confuse the two; the most saturated part of a lamp keeps its hue better. When
+/// the answer so far is red or yellow, the warm point (hue in the window, above both floors)
+/// with the highest saturation decides: yellow if its hue, counted from -180 to 180
+/// degrees, is above `hue`, red otherwise. With no warm point the answer stands, and so it
+/// does when position already settles it: the vote found a point of the answer's colour on
+/// that colour's lamp, and none of the other warm colour on its own.
+///
+/// The window follows the thresholds: red's lower bound to yellow's upper one, above the
+/// value floor (`tied(to:)`).
+public struct WarmSplit: CascadeRule, Hashable, TintWindow {
+  public static let kind = "warmSplit"
+
+  /// The boundary between red and yellow, in degrees from -180 to 180 (negative is magenta-red).
+  public var hue: Double
+  /// A warm point's hue lies between `lower` and `upper` (degrees, `lower < h < upper`,
+  /// wrapping through 0 when `lower > upper`, as in `HueRange`).
+  public var lower: Double
+  public var upper: Double
+  /// A warm point's saturation and value (in 0...1) are above these.
+  public var saturationFloor: Double
+  public var valueFloor: Double
+
+  public init(hue: Double, lower: Double, upper: Double, saturationFloor: Double, valueFloor: Double) {
+    self.hue = hue
+    self.lower = lower
+    self.upper = upper
+    self.saturationFloor = saturationFloor
+    self.valueFloor = valueFloor
+  }
+
+  public static let tuning: [TuningAxis<WarmSplit>] = [
+    TuningAxis("hue", [0, 4, 8, 10, 12, 16, 20, 25, 30], \.hue),
+    TuningAxis("saturationFloor", [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4], \.saturationFloor),
+  ]
+
+  public func revise(_ current: SignalColor, _ context: CascadeContext) -> SignalColor? {
+    guard current == .red || current == .yellow else { return nil }
+    let other: SignalColor = current == .red ? .yellow : .red
+    let positionSettles = context.atTheirLamp.contains(current) && !context.atTheirLamp.contains(other)
+    return positionSettles ? nil : decide(context.samples)
+  }
+
+  /// The colour the most saturated warm point of `samples` names (the first such point
+  /// when several share its saturation), or `nil` when no point is warm.
+  ///
+  /// Complexity: O(samples).
+  public func decide(_ samples: [SamplePoint]) -> SignalColor? {
+    var strongest: PixelColor?
+    var strongestSaturation = -1.0
+    for sample in samples {
+      let color = sample.color
+      let saturation = color.saturation
+      guard saturation > strongestSaturation, admits(color, saturation: saturation) else { continue }
+      strongest = color
+      strongestSaturation = saturation
+    }
+    guard let hue = strongest?.hue else { return nil }
+    return (hue > 180 ? hue - 360 : hue) > self.hue ? .yellow : .red
+  }
+
+  public var problem: String? {
+    if !(hue >= -180 && hue <= 180) { return "hue must be between -180 and 180 degrees, not \(hue)" }
+    return windowProblem
+  }
+
+  public func tied(to thresholds: HSVThresholds) -> WarmSplit {
+    var tied = self
+    tied.lower = thresholds.red.lower
+    tied.upper = thresholds.yellow.upper
+    tied.valueFloor = thresholds.valueFloor
+    return tied
+  }
+}

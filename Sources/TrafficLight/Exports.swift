@@ -1,3 +1,0 @@
-// Users of the library see the kernels' types (RGBImage, GaussianBlur, HSVClassifier, ...)
-// with `import TrafficLight` alone.
-@_exported import TrafficLightKernels

@@ -1,0 +1,11 @@
+import TrafficLightKernels
+
+/// Where in each image the light is.
+public enum RegionSource: Sendable, Equatable {
+  /// The image is the crop of one light.
+  case wholeImage
+  /// The same rectangle in every image (clipped to it).
+  case fixed(PixelRegion)
+  /// Boxes of class `classID` from the YOLO label file named like the image in `folder`.
+  case labels(folder: String, classID: Int)
+}

@@ -1,0 +1,25 @@
+import TrafficLightKernels
+
+/// What the pipeline read from one light.
+public struct FrameResult: Sendable, Equatable {
+  /// The frame's colour.
+  public var color: SignalColor { decision.color }
+  /// The points per colour.
+  public var counts: ColorCounts { decision.counts }
+  /// The decision, with the points read (in the light's coordinates) and their classes.
+  public let decision: FrameDecision
+  /// The part of the image that was read: the whole image, or the region of interest
+  /// clipped to it; `nil` when the region fell outside the image.
+  public let region: PixelRegion?
+  /// Every pixel's class in the region, when it was asked for (for pictures).
+  public let map: ClassMap?
+
+  public init(decision: FrameDecision, region: PixelRegion?, map: ClassMap? = nil) {
+    self.decision = decision
+    self.region = region
+    self.map = map
+  }
+
+  /// This result without its class map (which is large), for keeping.
+  public func droppingMap() -> FrameResult { FrameResult(decision: decision, region: region) }
+}

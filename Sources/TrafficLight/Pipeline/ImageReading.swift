@@ -1,0 +1,73 @@
+import TrafficLightKernels
+
+/// Why an input gave no reading.
+public enum InputError: Error, Sendable, Equatable, CustomStringConvertible {
+  case decode(DecodeError)
+  case labels(LabelError)
+
+  /// The reason, without the image's path (a label error names its label file).
+  public var reason: String {
+    switch self {
+    case .decode(let error): error.reason
+    case .labels(let error): error.description
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .decode(let error): error.description
+    case .labels(let error): error.description
+    }
+  }
+}
+
+/// One region of an image and what was read there.
+public struct RegionReading: Sendable, Equatable {
+  /// The label box the region came from, with `--labels`.
+  public let box: LabelBox?
+  public let result: FrameResult
+
+  public init(box: LabelBox?, result: FrameResult) {
+    self.box = box
+    self.result = result
+  }
+}
+
+/// What was read from one input file.
+public struct ImageReading: Sendable, Equatable {
+  public let path: String
+  /// Every region read (one per box with labels; none when a label file has no box of the
+  /// class), or why the file gave nothing.
+  public let outcome: Result<[RegionReading], InputError>
+  /// Damage the decoder patched over, when damaged images are accepted.
+  public let damage: String?
+
+  public init(path: String, outcome: Result<[RegionReading], InputError>, damage: String? = nil) {
+    self.path = path
+    self.outcome = outcome
+    self.damage = damage
+  }
+
+  /// The reading that stands for the frame: the largest region (the first of equal ones);
+  /// `nil` when there is none.
+  public var primary: RegionReading? {
+    guard case .success(let readings) = outcome else { return nil }
+    return readings.enumerated().max { a, b in
+      let areaA = a.element.result.region.map { $0.width * $0.height } ?? 0
+      let areaB = b.element.result.region.map { $0.width * $0.height } ?? 0
+      return areaA != areaB ? areaA < areaB : a.offset > b.offset
+    }?.element
+  }
+
+  /// The frame's colour: the primary region's, else `unknown`.
+  public var frameColor: SignalColor { primary?.result.color ?? .unknown }
+
+  /// This reading without the class maps (which are large), for keeping.
+  public func droppingMaps() -> ImageReading {
+    ImageReading(
+      path: path,
+      outcome: outcome.map { readings in
+        readings.map { RegionReading(box: $0.box, result: $0.result.droppingMap()) }
+      }, damage: damage)
+  }
+}

@@ -1,0 +1,26 @@
+/// A change of the smoothed colour in a sequence.
+public struct StateChange: Sendable, Equatable {
+  public let frame: Int
+  public let from: SignalColor
+  public let to: SignalColor
+
+  public init(frame: Int, from: SignalColor, to: SignalColor) {
+    self.frame = frame
+    self.from = from
+    self.to = to
+  }
+
+  /// The change at `frame`, whose smoothed colour is `to` after `from`; `nil` when they are
+  /// the same.
+  public init?(at frame: Int, from: SignalColor, to: SignalColor) {
+    guard from != to else { return nil }
+    self.init(frame: frame, from: from, to: to)
+  }
+
+  /// The changes in a run of smoothed colours, starting from `unknown`.
+  public static func changes(in smoothed: [SignalColor]) -> [StateChange] {
+    zip([.unknown] + smoothed, smoothed).enumerated().compactMap { frame, pair in
+      StateChange(at: frame, from: pair.0, to: pair.1)
+    }
+  }
+}

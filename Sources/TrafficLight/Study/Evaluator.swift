@@ -1,0 +1,56 @@
+/// A reader measured on labelled images: the one loop behind `evaluate`, `calibrate`'s
+/// report and the accuracy tests.
+public struct Evaluator: Sendable {
+  public let reader: ImageReader
+
+  public init(reader: ImageReader) {
+    self.reader = reader
+  }
+
+  /// An image read as something other than its label.
+  public struct Miss: Sendable, Equatable {
+    public let image: LabelledImage
+    public let read: SignalColor
+    /// What named the colour, when it was not the vote.
+    public let decidedBy: String?
+    /// Why the image could not be read, when it could not.
+    public let failure: InputError?
+  }
+
+  /// What reading a labelled set gave.
+  public struct Report: Sendable {
+    public var confusion = Confusion()
+    /// The images read as something other than their label, in input order.
+    public var misses: [Miss] = []
+    /// The images that could not be read (they count as read `unknown`), in input order.
+    public var failures: [(image: LabelledImage, error: InputError)] = []
+
+    public init() {}
+
+    /// Counts `image` as read `reading`.
+    public mutating func add(_ image: LabelledImage, _ reading: ImageReading) {
+      let read = reading.frameColor
+      confusion.add(truth: image.truth, read: read)
+      var failure: InputError? = nil
+      if case .failure(let error) = reading.outcome {
+        failure = error
+        failures.append((image, error))
+      }
+      guard read != image.truth else { return }
+      let rule = reading.primary?.result.decision.decidedBy
+      misses.append(
+        Miss(image: image, read: read, decidedBy: rule == FrameDecision.vote ? nil : rule, failure: failure))
+    }
+  }
+
+  /// Reads `images` on up to `jobs` threads and counts each against its label.
+  public func evaluate(_ images: [LabelledImage], jobs: Int = 1) -> Report {
+    let reader = self.reader
+    let readings = OrderedParallelMap.map(count: images.count, jobs: jobs) {
+      reader.read(images[$0].path).droppingMaps()
+    }
+    var report = Report()
+    for (image, reading) in zip(images, readings) { report.add(image, reading) }
+    return report
+  }
+}
