@@ -29,11 +29,15 @@ public struct GaussianBlur: Sendable {
   public let radius: Int
   /// The normalised weights, from offset `-radius` to `+radius`.
   public let weights: [Float]
+  /// The form of the passes that runs (`KernelPath`): the same result either way, within
+  /// the rounding of fused against separate multiply-adds.
+  public let path: KernelPath
 
-  /// A blur of standard deviation `sigma` pixels (`0` for none).
-  public init(sigma: Double) {
+  /// A blur of standard deviation `sigma` pixels (`0` for none), run by `path`'s form.
+  public init(sigma: Double, path: KernelPath = .built) {
     precondition(sigma >= 0 && sigma.isFinite, "sigma must be finite and not negative")
     self.sigma = sigma
+    self.path = path
     guard sigma > 0 else {
       radius = 0
       weights = [1]
@@ -115,7 +119,8 @@ public struct GaussianBlur: Sendable {
                     count: high - low)
                 }
                 Self.verticalSums(
-                  ring: ring, ringRows: ringRows, ringStride: ringStride, top: top - radius, height: height,
+                  path: path, ring: ring, ringRows: ringRows, ringStride: ringStride, top: top - radius,
+                  height: height,
                   weights: blockBuffer.baseAddress!, count: high - low,
                   into: padded + (low - first + padding), paddedStride: paddedStride)
                 for q in 0..<min(block, height - top) {
@@ -127,7 +132,7 @@ public struct GaussianBlur: Sendable {
                       row, after: rowCount - first + padding, count: end + padding - rowCount)
                   }
                   Self.horizontalPass(
-                    row, count: end - first, taps: taps, weights: weights,
+                    path: path, row, count: end - first, taps: taps, weights: weights,
                     into: destination + (top + q) * rowCount + first)
                 }
               }
@@ -209,7 +214,8 @@ public struct GaussianBlur: Sendable {
   /// loaded once per source row and accumulated in registers.
   @inline(__always)
   static func verticalSums(
-    ring: UnsafeMutablePointer<Float>, ringRows: Int, ringStride: Int, top: Int, height: Int,
+    path: KernelPath, ring: UnsafeMutablePointer<Float>, ringRows: Int, ringStride: Int, top: Int,
+    height: Int,
     weights: UnsafePointer<Float>, count: Int, into sums: UnsafeMutablePointer<Float>,
     paddedStride: Int
   ) {
@@ -265,9 +271,12 @@ public struct GaussianBlur: Sendable {
       }
       var i = 0
       // Four vectors of 16 channels per step: each weight broadcast feeds four multiply-adds.
-      while i + WideLanes.channels <= count {
-        sweep(WideLanes.self, offset: i &* 4)
-        i &+= WideLanes.channels
+      // On the baseline target that would spill (see `KernelPath`), so it takes one.
+      if path == .hostTuned {
+        while i + FourVectors.channels <= count {
+          sweep(FourVectors.self, offset: i &* 4)
+          i &+= FourVectors.channels
+        }
       }
       while i + 16 <= count {
         sweep(SIMD16<Float>.self, offset: i &* 4)
@@ -326,15 +335,15 @@ public struct GaussianBlur: Sendable {
   /// low byte is the result.
   @inline(__always)
   static func horizontalPass(
-    _ padded: UnsafeMutablePointer<Float>, count: Int, taps: Int,
+    path: KernelPath, _ padded: UnsafeMutablePointer<Float>, count: Int, taps: Int,
     weights: UnsafePointer<Float>, into output: UnsafeMutablePointer<UInt8>
   ) {
     let input = UnsafeRawPointer(padded)
     let out = UnsafeMutableRawPointer(output)
     var i = 0
-    #if HOST_CPU
-      if taps == 13 { i = horizontalPass13(padded, count: count, weights: weights, into: output) }
-    #endif
+    if path == .hostTuned && taps == 13 {
+      i = horizontalPass13(padded, count: count, weights: weights, into: output)
+    }
     // Output channels `i ..< i + V.channels`.
     @inline(__always) func step<V: BlurLanes>(_: V.Type, at i: Int) {
       var s = V(repeating: 0)
@@ -347,9 +356,11 @@ public struct GaussianBlur: Sendable {
     // 64 channels per step: four independent chains of multiply-adds keep the
     // floating-point units busy while each waits on its previous step, and each weight
     // broadcast feeds all four.
-    while i + WideLanes.channels <= count {
-      step(WideLanes.self, at: i)
-      i &+= WideLanes.channels
+    if path == .hostTuned {
+      while i + FourVectors.channels <= count {
+        step(FourVectors.self, at: i)
+        i &+= FourVectors.channels
+      }
     }
     while i + 16 <= count {
       step(SIMD16<Float>.self, at: i)
@@ -363,84 +374,81 @@ public struct GaussianBlur: Sendable {
     }
   }
 
-  #if HOST_CPU
-    /// `horizontalPass` for 13 taps (radius 6: sigma above 5/3 and up to 2, which takes in
-    /// the default 2), two vectors of 16 channels at a time; returns how many channels it
-    /// did (whole vectors; `horizontalPass` does the rest). `padded` must start on a 64-byte boundary
-    /// and have 16 floats readable past its end.
-    ///
-    /// Tap t of output channel i reads channel `i + 3t`, a vector that straddles two cache
-    /// lines, which the load ports read twice. Here the row is read as aligned vectors once,
-    /// and half the taps (odd t) take their vector from two aligned ones already in registers
-    /// (a two-source permute on the shuffle port); the other half still load it. Neither
-    /// the load ports nor the shuffle port then carry all twelve: in isolation the pass
-    /// measured 1.6 ms a 1080p frame against 2.2 ms for unaligned loads alone, and 2.0 ms
-    /// for shuffles alone. The multiply-adds are those of `horizontalPass`, in the same
-    /// order, so every output is the same bit for bit.
-    @inline(__always)
-    static func horizontalPass13(
-      _ padded: UnsafeMutablePointer<Float>, count: Int, weights w: UnsafePointer<Float>,
-      into output: UnsafeMutablePointer<UInt8>
-    ) -> Int {
-      let input = UnsafeRawPointer(padded)
-      let out = UnsafeMutableRawPointer(output)
-      @inline(__always) func aligned(_ j: Int) -> SIMD16<Float> {
-        input.load(fromByteOffset: j &* 64, as: SIMD16<Float>.self)
-      }
-      @inline(__always) func unaligned(_ channel: Int) -> SIMD16<Float> {
-        input.loadUnaligned(fromByteOffset: channel &* 4, as: SIMD16<Float>.self)
-      }
-      @inline(__always) func weight(_ t: Int) -> SIMD16<Float> { SIMD16(repeating: w[t]) }
-      // Output vector at aligned index j from aligned vectors b0 = j ... b3 = j + 3.
-      @inline(__always) func blurred(
-        _ b0: SIMD16<Float>, _ b1: SIMD16<Float>, _ b2: SIMD16<Float>, _ b3: SIMD16<Float>, at j: Int
-      ) -> SIMD16<Float> {
-        let i = j &* 16
-        var s = multiplyAdd(SIMD16(repeating: 0), b0, weight(0))
-        s = multiplyAdd(s, window(b0, b1, from: 3), weight(1))
-        s = multiplyAdd(s, unaligned(i &+ 6), weight(2))
-        s = multiplyAdd(s, window(b0, b1, from: 9), weight(3))
-        s = multiplyAdd(s, unaligned(i &+ 12), weight(4))
-        s = multiplyAdd(s, window(b0, b1, from: 15), weight(5))
-        s = multiplyAdd(s, unaligned(i &+ 18), weight(6))
-        s = multiplyAdd(s, window(b1, b2, from: 5), weight(7))
-        s = multiplyAdd(s, unaligned(i &+ 24), weight(8))
-        s = multiplyAdd(s, window(b1, b2, from: 11), weight(9))
-        s = multiplyAdd(s, unaligned(i &+ 30), weight(10))
-        s = multiplyAdd(s, window(b2, b3, from: 1), weight(11))
-        s = multiplyAdd(s, unaligned(i &+ 36), weight(12))
-        return s
-      }
-      var j = 0  // output channels 16j ..< 16j + 16
-      var a0 = aligned(j)
-      var a1 = aligned(j &+ 1)
-      var a2 = aligned(j &+ 2)
-      while (j &+ 2) &* 16 <= count {
-        let a3 = aligned(j &+ 3)
-        let a4 = aligned(j &+ 4)
-        blurred(a0, a1, a2, a3, at: j).storeRoundedBytes(to: out, offset: j &* 16)
-        blurred(a1, a2, a3, a4, at: j &+ 1).storeRoundedBytes(to: out, offset: j &* 16 &+ 16)
-        (a0, a1, a2) = (a2, a3, a4)
-        j &+= 2
-      }
-      if (j &+ 1) &* 16 <= count {
-        blurred(a0, a1, a2, aligned(j &+ 3), at: j).storeRoundedBytes(to: out, offset: j &* 16)
-        j &+= 1
-      }
-      return j &* 16
+  /// `horizontalPass` for 13 taps (radius 6: sigma above 5/3 and up to 2, which takes in
+  /// the default 2), two vectors of 16 channels at a time; returns how many channels it
+  /// did (whole vectors; `horizontalPass` does the rest). `padded` must start on a 64-byte boundary
+  /// and have 16 floats readable past its end.
+  ///
+  /// Tap t of output channel i reads channel `i + 3t`, a vector that straddles two cache
+  /// lines, which the load ports read twice. Here the row is read as aligned vectors once,
+  /// and half the taps (odd t) take their vector from two aligned ones already in registers
+  /// (a two-source permute on the shuffle port); the other half still load it. Neither
+  /// the load ports nor the shuffle port then carry all twelve (BENCHMARKS.md has the
+  /// timings). The multiply-adds are those of `horizontalPass`, in the same order, so every
+  /// output is the same bit for bit.
+  @inline(__always)
+  static func horizontalPass13(
+    _ padded: UnsafeMutablePointer<Float>, count: Int, weights w: UnsafePointer<Float>,
+    into output: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    let input = UnsafeRawPointer(padded)
+    let out = UnsafeMutableRawPointer(output)
+    @inline(__always) func aligned(_ j: Int) -> SIMD16<Float> {
+      input.load(fromByteOffset: j &* 64, as: SIMD16<Float>.self)
     }
+    @inline(__always) func unaligned(_ channel: Int) -> SIMD16<Float> {
+      input.loadUnaligned(fromByteOffset: channel &* 4, as: SIMD16<Float>.self)
+    }
+    @inline(__always) func weight(_ t: Int) -> SIMD16<Float> { SIMD16(repeating: w[t]) }
+    // Output vector at aligned index j from aligned vectors b0 = j ... b3 = j + 3.
+    @inline(__always) func blurred(
+      _ b0: SIMD16<Float>, _ b1: SIMD16<Float>, _ b2: SIMD16<Float>, _ b3: SIMD16<Float>, at j: Int
+    ) -> SIMD16<Float> {
+      let i = j &* 16
+      var s = multiplyAdd(SIMD16(repeating: 0), b0, weight(0))
+      s = multiplyAdd(s, window(b0, b1, from: 3), weight(1))
+      s = multiplyAdd(s, unaligned(i &+ 6), weight(2))
+      s = multiplyAdd(s, window(b0, b1, from: 9), weight(3))
+      s = multiplyAdd(s, unaligned(i &+ 12), weight(4))
+      s = multiplyAdd(s, window(b0, b1, from: 15), weight(5))
+      s = multiplyAdd(s, unaligned(i &+ 18), weight(6))
+      s = multiplyAdd(s, window(b1, b2, from: 5), weight(7))
+      s = multiplyAdd(s, unaligned(i &+ 24), weight(8))
+      s = multiplyAdd(s, window(b1, b2, from: 11), weight(9))
+      s = multiplyAdd(s, unaligned(i &+ 30), weight(10))
+      s = multiplyAdd(s, window(b2, b3, from: 1), weight(11))
+      s = multiplyAdd(s, unaligned(i &+ 36), weight(12))
+      return s
+    }
+    var j = 0  // output channels 16j ..< 16j + 16
+    var a0 = aligned(j)
+    var a1 = aligned(j &+ 1)
+    var a2 = aligned(j &+ 2)
+    while (j &+ 2) &* 16 <= count {
+      let a3 = aligned(j &+ 3)
+      let a4 = aligned(j &+ 4)
+      blurred(a0, a1, a2, a3, at: j).storeRoundedBytes(to: out, offset: j &* 16)
+      blurred(a1, a2, a3, a4, at: j &+ 1).storeRoundedBytes(to: out, offset: j &* 16 &+ 16)
+      (a0, a1, a2) = (a2, a3, a4)
+      j &+= 2
+    }
+    if (j &+ 1) &* 16 <= count {
+      blurred(a0, a1, a2, aligned(j &+ 3), at: j).storeRoundedBytes(to: out, offset: j &* 16)
+      j &+= 1
+    }
+    return j &* 16
+  }
 
-    /// Channels `k ..< k + 16` of `low` followed by `high` (k in 0...15): with `k` a
-    /// constant, one permute instruction.
-    @inline(__always)
-    static func window(_ low: SIMD16<Float>, _ high: SIMD16<Float>, from k: Int) -> SIMD16<Float> {
-      @inline(__always) func at(_ j: Int) -> Float { j < 16 ? low[j] : high[j &- 16] }
-      return SIMD16(
-        at(k), at(k &+ 1), at(k &+ 2), at(k &+ 3), at(k &+ 4), at(k &+ 5), at(k &+ 6), at(k &+ 7),
-        at(k &+ 8), at(k &+ 9), at(k &+ 10), at(k &+ 11), at(k &+ 12), at(k &+ 13), at(k &+ 14),
-        at(k &+ 15))
-    }
-  #endif
+  /// Channels `k ..< k + 16` of `low` followed by `high` (k in 0...15): with `k` a
+  /// constant, one permute instruction.
+  @inline(__always)
+  static func window(_ low: SIMD16<Float>, _ high: SIMD16<Float>, from k: Int) -> SIMD16<Float> {
+    @inline(__always) func at(_ j: Int) -> Float { j < 16 ? low[j] : high[j &- 16] }
+    return SIMD16(
+      at(k), at(k &+ 1), at(k &+ 2), at(k &+ 3), at(k &+ 4), at(k &+ 5), at(k &+ 6), at(k &+ 7),
+      at(k &+ 8), at(k &+ 9), at(k &+ 10), at(k &+ 11), at(k &+ 12), at(k &+ 13), at(k &+ 14),
+      at(k &+ 15))
+  }
 
   /// `s + v * w`: one fused instruction when the package is built for the host CPU (all
   /// x86-64 CPUs since 2013 have FMA), a multiply and an add otherwise (on the baseline
@@ -454,11 +462,7 @@ public struct GaussianBlur: Sendable {
 
   @inline(__always)
   static func multiplyAdd(_ s: Float, _ v: Float, _ w: Float) -> Float {
-    #if HOST_CPU
-      s.addingProduct(v, w)
-    #else
-      s + v * w
-    #endif
+    builtForHostCPU ? s.addingProduct(v, w) : s + v * w
   }
 
   /// 2^23: see `horizontalPass`.
@@ -470,16 +474,6 @@ public struct GaussianBlur: Sendable {
     UInt8(truncatingIfNeeded: (value + roundingMagic).bitPattern)
   }
 }
-
-#if HOST_CPU
-  /// The lanes of the passes' main loops: 64 channels with 32 vector registers (AVX-512).
-  typealias WideLanes = FourVectors
-#else
-  /// The lanes of the passes' main loops. On the baseline target a `SIMD16<Float>` is four
-  /// SSE registers of the sixteen there are: four of them per accumulator would spill (the
-  /// blur measured 16 ms a 1080p frame against 14 ms with one).
-  typealias WideLanes = SIMD16<Float>
-#endif
 
 /// A group of float channels the blur's passes work on at once: one `SIMD16<Float>`, or
 /// `FourVectors` (64 channels, where one weight broadcast feeds four multiply-adds).
@@ -524,11 +518,7 @@ extension SIMD16: BlurLanes where Scalar == Float {
 
   @inline(__always)
   static func multiplyAdd(_ s: Self, _ v: Self, _ w: Self) -> Self {
-    #if HOST_CPU
-      s.addingProduct(v, w)
-    #else
-      s + v * w
-    #endif
+    builtForHostCPU ? s.addingProduct(v, w) : s + v * w
   }
 }
 

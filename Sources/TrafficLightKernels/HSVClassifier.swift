@@ -62,23 +62,20 @@ public struct HSVThresholds: Sendable, Equatable, Hashable, Codable {
 /// below 2^27). Saturation and value compare the same way. The result equals a `Double`
 /// evaluation of the SPEC's formulas on every one of the 2^24 colours (tested).
 ///
-/// Built for the host CPU (`HOST_CPU`), the rules are evaluated without branches: every
-/// comparison becomes a 0-or-1 mask and the class is put together from the masks. A loop
-/// over a row of pixels then compiles to vector code (16 pixels per step with AVX-512),
-/// which a chain of data-dependent branches does not: on real frames those branches are
-/// mispredicted often enough to cost more than the arithmetic (1080p: 7.7 ms branching,
-/// 2.6 ms with integer masks, 2.0 ms with the comparisons as exact fused multiply-adds; see
-/// `maskCode`). On the baseline target the branching form is faster and is used.
-/// `classify(r:g:b:)` and `classify(_:)` share the formula of the build, so the single pixel
-/// and the whole image agree by construction.
+/// Two forms compute it, one per `KernelPath`. The host-tuned form evaluates the rules
+/// without branches: every comparison becomes a 0-or-1 mask and the class is put together
+/// from the masks, so a loop over a row of pixels compiles to vector code, which a chain of
+/// data-dependent branches does not (`maskCode`). The baseline form branches, which suits a
+/// target without wide vector multiplies (`branchingCode`). BENCHMARKS.md has the timings.
+/// `classify(r:g:b:)` and `classify(_:)` share the form of `path`, so the single pixel and
+/// the whole image agree by construction.
 public struct HSVClassifier: Sendable {
   public let thresholds: HSVThresholds
-  /// The thresholds in the form this build's formula compares with (see `code`).
-  #if HOST_CPU
-    private let rules: FloatRules
-  #else
-    private let rules: Rules
-  #endif
+  /// The form that runs.
+  public let path: KernelPath
+  /// The thresholds in the units each form compares in.
+  private let rules: Rules
+  private let floatRules: FloatRules
 
   /// One colour's rule: hue bounds in thousandths of a degree, saturation floor in
   /// thousandths, and 1 when the range wraps through 0 (`lower > upper`).
@@ -95,8 +92,9 @@ public struct HSVClassifier: Sendable {
     var red: Rule
   }
 
-  public init(thresholds: HSVThresholds) {
+  public init(thresholds: HSVThresholds, path: KernelPath = .built) {
     self.thresholds = thresholds
+    self.path = path
     // Thresholds outside these bounds mean the same as the bounds themselves (no hue is
     // below 0 or above 360, no saturation or value above 1), and keep every product in Int32.
     func milli(_ x: Double, within bounds: ClosedRange<Double>) -> Int32 {
@@ -115,11 +113,8 @@ public struct HSVClassifier: Sendable {
     let integer = Rules(
       lowestSaturation: min(green.saturation, yellow.saturation, red.saturation),
       valueLevel: value >= 0 ? value / 1000 : -((999 - value) / 1000), green: green, yellow: yellow, red: red)
-    #if HOST_CPU
-      rules = FloatRules(integer)
-    #else
-      rules = integer
-    #endif
+    rules = integer
+    floatRules = FloatRules(integer)
   }
 
   /// The class of one pixel.
@@ -128,20 +123,15 @@ public struct HSVClassifier: Sendable {
     unsafeBitCast(code(r: r, g: g, b: b), to: PixelClass.self)
   }
 
-  /// The `PixelClass` raw value of one pixel, by this build's formula.
+  /// The `PixelClass` raw value of one pixel, by `path`'s form.
   @inline(__always)
   private func code(r: UInt8, g: UInt8, b: UInt8) -> UInt8 {
-    #if HOST_CPU
-      Self.maskCode(r: r, g: g, b: b, rules)
-    #else
-      Self.branchingCode(r: r, g: g, b: b, rules)
-    #endif
+    path == .hostTuned
+      ? Self.maskCode(r: r, g: g, b: b, floatRules) : Self.branchingCode(r: r, g: g, b: b, rules)
   }
 
-  /// The formula with a branch per decision: the faster form for the baseline x86-64
-  /// target, where the vectorised form would emulate 32-bit multiplies and blends with SSE2
-  /// (13.8 ms against 7.0 ms a 1080p frame, measured). Debug builds use this form too, so
-  /// `swift test` checks it on all 2^24 colours, and the release test run checks `maskCode`.
+  /// The formula with a branch per decision: the form for the baseline target, where the
+  /// vectorised form would emulate 32-bit multiplies and blends.
   @inline(__always)
   private static func branchingCode(r: UInt8, g: UInt8, b: UInt8, _ rules: Rules) -> UInt8 {
     let r = Int32(r)
@@ -236,13 +226,23 @@ public struct HSVClassifier: Sendable {
     return UInt8(truncatingIfNeeded: code & (0 &- (saturated & lit)))
   }
 
-  /// Classifies `count` interleaved RGB pixels from `pixels` into `classes`.
+  /// Classifies `count` interleaved RGB pixels from `pixels` into `classes`, the form
+  /// chosen once, outside the loop, so that the mask form's loop stays free of branches.
   @inline(__always)
   private func classifyRun(
     _ pixels: UnsafePointer<UInt8>, count: Int, into classes: UnsafeMutablePointer<UInt8>
   ) {
-    for i in 0..<count {
-      classes[i] = code(r: pixels[3 &* i], g: pixels[3 &* i &+ 1], b: pixels[3 &* i &+ 2])
+    if path == .hostTuned {
+      let rules = floatRules
+      for i in 0..<count {
+        classes[i] = Self.maskCode(r: pixels[3 &* i], g: pixels[3 &* i &+ 1], b: pixels[3 &* i &+ 2], rules)
+      }
+    } else {
+      let rules = self.rules
+      for i in 0..<count {
+        classes[i] = Self.branchingCode(
+          r: pixels[3 &* i], g: pixels[3 &* i &+ 1], b: pixels[3 &* i &+ 2], rules)
+      }
     }
   }
 

@@ -4,7 +4,7 @@ import TrafficLightKernels
 
 @Suite struct HSVClassifierTests {
   /// Every one of the 2^24 colours, once through the single-pixel call and once through the
-  /// whole-image call (the vectorised loop), against the Float64 reference.
+  /// whole-image call (the vectorised loop), against the Float64 reference, by each path.
   @Test(arguments: [
     HSVThresholds.seed,
     HSVThresholds(
@@ -12,7 +12,7 @@ import TrafficLightKernels
       yellow: HueRange(20, 70), red: HueRange(330, 20, saturationFloor: 0.5)),
   ])
   func classify_equalsFloat64ReferenceOnAllColours(thresholds: HSVThresholds) {
-    let classifier = HSVClassifier(thresholds: thresholds)
+    let classifiers = KernelPath.allCases.map { HSVClassifier(thresholds: thresholds, path: $0) }
     let everyColour = RGBImage(
       width: 4096, height: 4096,
       initializingWith: { bytes in
@@ -22,23 +22,27 @@ import TrafficLightKernels
           bytes[3 * colour + 2] = UInt8(colour & 255)
         }
       })
-    let map = classifier.classify(everyColour)
-    var mismatches = 0
+    let maps = classifiers.map { $0.classify(everyColour) }
+    var mismatches = [Int](repeating: 0, count: classifiers.count)
     var firstMismatch: (Int, Int, Int)?
     for colour in 0..<(1 << 24) {
       let (r, g, b) = (UInt8(colour >> 16), UInt8((colour >> 8) & 255), UInt8(colour & 255))
       let expected = referenceClass(r: r, g: g, b: b, thresholds: thresholds)
-      if classifier.classify(r: r, g: g, b: b) != expected || map.classes[colour] != expected {
-        mismatches += 1
+      for (index, classifier) in classifiers.enumerated()
+      where classifier.classify(r: r, g: g, b: b) != expected || maps[index].classes[colour] != expected {
+        mismatches[index] += 1
         if firstMismatch == nil { firstMismatch = (Int(r), Int(g), Int(b)) }
       }
     }
-    #expect(mismatches == 0, "first mismatch at \(String(describing: firstMismatch))")
+    #expect(
+      mismatches == [0, 0],
+      "by path \(KernelPath.allCases): first mismatch at \(String(describing: firstMismatch))")
   }
 
   /// Thresholds beyond the hue circle or the unit interval mean the same as the bounds they
   /// pass (the classifier clamps them to keep its products in 32 bits).
-  @Test func classify_outOfRangeThresholds_equalReference() {
+  @Test(arguments: KernelPath.allCases)
+  func classify_outOfRangeThresholds_equalReference(path: KernelPath) {
     let thresholds = HSVThresholds(
       saturationFloor: -3, valueFloor: 5, green: HueRange(400, 370), yellow: HueRange(-50, -10),
       red: HueRange(-20, 1000, saturationFloor: 7))
@@ -46,7 +50,7 @@ import TrafficLightKernels
       saturationFloor: -3, valueFloor: -2, green: HueRange(400, 370), yellow: HueRange(-50, -10),
       red: HueRange(-20, 1000, saturationFloor: 7))
     for thresholds in [thresholds, lenient] {
-      let classifier = HSVClassifier(thresholds: thresholds)
+      let classifier = HSVClassifier(thresholds: thresholds, path: path)
       var generator = SeededGenerator(seed: 7)
       for _ in 0..<50_000 {
         let (r, g, b) = (
