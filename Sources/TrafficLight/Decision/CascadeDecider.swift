@@ -231,16 +231,10 @@ public enum CascadeRules {
 extension CascadeRules {
   /// The rule the JSON object in `decoder` describes, by its `"kind"`.
   static func decode(from decoder: any Decoder) throws -> any CascadeRule {
-    let kind = try decoder.container(keyedBy: KindKey.self).decode(String.self, forKey: .kind)
-    guard let type = kinds.first(where: { $0.kind == kind }) else {
-      throw KindKey.unknown(kind, known: kinds.map { $0.kind }, in: decoder)
-    }
-    return try type.decoded(from: decoder)
+    try KindKey.decode(from: decoder, kinds: kinds.map { type in (type.kind, type.decoded) })
   }
 
   static func encode(_ rule: any CascadeRule, to encoder: any Encoder) throws {
-    try rule.encode(to: encoder)
-    var container = encoder.container(keyedBy: KindKey.self)
-    try container.encode(type(of: rule).kind, forKey: .kind)
+    try KindKey.encode(rule, kind: type(of: rule).kind, to: encoder)
   }
 }

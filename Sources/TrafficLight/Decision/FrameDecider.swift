@@ -51,23 +51,34 @@ public enum FrameDeciders {
 
   /// The decider the JSON object in `decoder` describes, by its `"kind"`.
   static func decode(from decoder: any Decoder) throws -> any FrameDecider {
-    let kind = try decoder.container(keyedBy: KindKey.self).decode(String.self, forKey: .kind)
-    guard let type = kinds.first(where: { $0.kind == kind }) else {
-      throw KindKey.unknown(kind, known: kinds.map { $0.kind }, in: decoder)
-    }
-    return try type.decoded(from: decoder)
+    try KindKey.decode(from: decoder, kinds: kinds.map { type in (type.kind, type.decoded) })
   }
 
   static func encode(_ decider: any FrameDecider, to encoder: any Encoder) throws {
-    try decider.encode(to: encoder)
-    var container = encoder.container(keyedBy: KindKey.self)
-    try container.encode(type(of: decider).kind, forKey: .kind)
+    try KindKey.encode(decider, kind: type(of: decider).kind, to: encoder)
   }
 }
 
 /// The `"kind"` key of a JSON object that stands for one of several types.
 enum KindKey: String, CodingKey {
   case kind
+
+  /// The value the JSON object in `decoder` describes, decoded by the entry of `kinds`
+  /// that its `"kind"` names.
+  static func decode<T>(from decoder: any Decoder, kinds: [(String, (any Decoder) throws -> T)]) throws -> T {
+    let kind = try decoder.container(keyedBy: KindKey.self).decode(String.self, forKey: .kind)
+    guard let entry = kinds.first(where: { $0.0 == kind }) else {
+      throw unknown(kind, known: kinds.map { $0.0 }, in: decoder)
+    }
+    return try entry.1(decoder)
+  }
+
+  /// `value`'s fields and its `"kind"`, in one JSON object.
+  static func encode(_ value: any Encodable, kind: String, to encoder: any Encoder) throws {
+    try value.encode(to: encoder)
+    var container = encoder.container(keyedBy: KindKey.self)
+    try container.encode(kind, forKey: .kind)
+  }
 
   /// The error for a kind no type answers to.
   static func unknown(_ kind: String, known: [String], in decoder: any Decoder) -> DecodingError {

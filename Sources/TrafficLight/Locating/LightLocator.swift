@@ -48,16 +48,10 @@ public enum LightLocators {
   public static let kinds: [any LightLocator.Type] = [WholeRegion.self]
 
   static func decode(from decoder: any Decoder) throws -> any LightLocator {
-    let kind = try decoder.container(keyedBy: KindKey.self).decode(String.self, forKey: .kind)
-    guard let type = kinds.first(where: { $0.kind == kind }) else {
-      throw KindKey.unknown(kind, known: kinds.map { $0.kind }, in: decoder)
-    }
-    return try type.decoded(from: decoder)
+    try KindKey.decode(from: decoder, kinds: kinds.map { type in (type.kind, type.decoded) })
   }
 
   static func encode(_ locator: any LightLocator, to encoder: any Encoder) throws {
-    try locator.encode(to: encoder)
-    var container = encoder.container(keyedBy: KindKey.self)
-    try container.encode(type(of: locator).kind, forKey: .kind)
+    try KindKey.encode(locator, kind: type(of: locator).kind, to: encoder)
   }
 }
