@@ -43,12 +43,13 @@ enum StudyCommand: String {
 
       \(usage)
 
-      DIRs are labelled as for 'evaluate'. The blur, points, columns, orientation and lamp
-      order are kept from the starting profile; the hue bounds, per-colour saturation floors,
-      value floor, position weight, relative brightness and brightness fallback are searched,
-      and so are the warm split's and the faint lamp's floors when the starting profile has
-      them (coordinate descent over a grid, from the starting profile and a few fixed random
-      starts). The score is the mean over the DIRs of accuracy, with each red light read as
+      DIRs are labelled as for 'evaluate'. The blur, points, columns, orientation, locator
+      and the decider's structure (lamp order, which rules it has) are kept from the
+      starting profile; the values each part declares as tunable are searched: the hue
+      bounds, per-colour saturation floors and value floor, then the decider's (for the
+      cascade, its vote's weights and each rule's own values; a rule may be switched off,
+      never added). Coordinate descent over each value's grid, from the starting profile
+      and a few fixed random starts. The score is the mean over the DIRs of accuracy, with each red light read as
       green counted as --penalty mistakes. Cross-validation fits each fold on its own thread
       (up to --jobs at once).
 
@@ -200,8 +201,9 @@ enum StudyCommand: String {
     }
     let fitted = calibrator.fit(prepared, name: name)
     console.out("Fitted on all images:")
-    for set in prepared {
-      console.out("  \(set.name): \(Self.summary(calibrator.confusion(fitted, on: set)))")
+    let evaluator = Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: fitted)))
+    for (folder, images) in sets {
+      console.out("  \(folder): \(Self.summary(evaluator.evaluate(images, jobs: jobs).confusion))")
     }
     if let problem = AtomicFile.write(Array(fitted.json()) + [0x0A], to: output) {
       console.err("Error: \(problem)")

@@ -3,7 +3,7 @@
 /// TIFF data holding one image file directory: a Make tag (ASCII, "Cam" stored in the
 /// entry), then an Orientation tag of `value` and `type` (3, SHORT, when right), in the
 /// byte order `littleEndian` says.
-public func exifTIFF(orientation value: Int, littleEndian: Bool = true, type: Int = 3) -> [UInt8] {
+package func exifTIFF(orientation value: Int, littleEndian: Bool = true, type: Int = 3) -> [UInt8] {
   func field(_ value: Int, bytes count: Int) -> [UInt8] {
     let big = (0..<count).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
     return littleEndian ? big.reversed() : big
@@ -20,7 +20,7 @@ public func exifTIFF(orientation value: Int, littleEndian: Bool = true, type: In
 }
 
 /// `jpeg` with an APP1 segment of `payload` after its JFIF segment.
-public func withAPP1(_ jpeg: [UInt8], _ payload: [UInt8]) -> [UInt8] {
+package func withAPP1(_ jpeg: [UInt8], _ payload: [UInt8]) -> [UInt8] {
   var at = 2
   if jpeg[2] == 0xFF && jpeg[3] == 0xE0 { at = 4 + (Int(jpeg[4]) << 8 | Int(jpeg[5])) }
   let length = payload.count + 2
@@ -29,12 +29,12 @@ public func withAPP1(_ jpeg: [UInt8], _ payload: [UInt8]) -> [UInt8] {
 }
 
 /// `jpeg` with an `Exif` APP1 segment holding `tiff`.
-public func withExif(_ jpeg: [UInt8], _ tiff: [UInt8]) -> [UInt8] {
+package func withExif(_ jpeg: [UInt8], _ tiff: [UInt8]) -> [UInt8] {
   withAPP1(jpeg, Array("Exif\0\0".utf8) + tiff)
 }
 
 /// `png` with an `eXIf` chunk holding `tiff`, after its IHDR chunk, or else just before IEND.
-public func withExifChunk(_ png: [UInt8], _ tiff: [UInt8], afterImageData: Bool = false) -> [UInt8] {
+package func withExifChunk(_ png: [UInt8], _ tiff: [UInt8], afterImageData: Bool = false) -> [UInt8] {
   let length = UInt32(tiff.count)
   var chunk = (0..<4).reversed().map { UInt8(truncatingIfNeeded: length >> (8 * UInt32($0))) }
   let body = Array("eXIf".utf8) + tiff
@@ -45,7 +45,7 @@ public func withExifChunk(_ png: [UInt8], _ tiff: [UInt8], afterImageData: Bool 
 }
 
 /// CRC-32 as PNG chunks use it.
-public func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+package func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
   var crc: UInt32 = 0xFFFF_FFFF
   for byte in bytes {
     crc ^= UInt32(byte)

@@ -4,7 +4,7 @@ import TrafficLightKernels
 
 /// A synthetic vertical light: dark housing, one lit lamp (a saturated disc) in the top,
 /// middle or bottom third; all dark for `unknown`.
-public func syntheticLight(lit: SignalColor, width: Int = 30, height: Int = 90) -> RGBImage {
+package func syntheticLight(lit: SignalColor, width: Int = 30, height: Int = 90) -> RGBImage {
   var image = RGBImage(width: width, height: height, fill: (30, 30, 30))
   guard lit != .unknown else { return image }
   let third = height / 3
@@ -32,20 +32,20 @@ public func syntheticLight(lit: SignalColor, width: Int = 30, height: Int = 90) 
 }
 
 /// Copies `light` into `frame` with its top-left corner at (`x`, `y`).
-public func paste(_ light: RGBImage, into frame: inout RGBImage, x: Int, y: Int) {
+package func paste(_ light: RGBImage, into frame: inout RGBImage, x: Int, y: Int) {
   for row in 0..<light.height {
     for column in 0..<light.width { frame[x + column, y + row] = light[column, row] }
   }
 }
 
 /// A new empty folder under the system's temporary folder.
-public func temporaryFolder() throws -> String {
+package func temporaryFolder() throws -> String {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent("traffic-light-\(UUID())")
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   return url.path
 }
 
 /// Writes `image` as a PNG at `path`.
-public func writePNG(_ image: RGBImage, to path: String) throws {
+package func writePNG(_ image: RGBImage, to path: String) throws {
   try Data(try ImageEncoder.png(image)).write(to: URL(fileURLWithPath: path))
 }

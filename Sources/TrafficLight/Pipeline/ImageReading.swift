@@ -1,26 +1,5 @@
 import TrafficLightKernels
 
-/// Why an input gave no reading.
-public enum InputError: Error, Sendable, Equatable, CustomStringConvertible {
-  case decode(DecodeError)
-  case labels(LabelError)
-
-  /// The reason, without the image's path (a label error names its label file).
-  public var reason: String {
-    switch self {
-    case .decode(let error): error.reason
-    case .labels(let error): error.description
-    }
-  }
-
-  public var description: String {
-    switch self {
-    case .decode(let error): error.description
-    case .labels(let error): error.description
-    }
-  }
-}
-
 /// One region of an image and what was read there.
 public struct RegionReading: Sendable, Equatable {
   /// The label box the region came from, with `--labels`.

@@ -1,16 +1,5 @@
 import Foundation
 
-/// An image and the state a person read in it.
-public struct LabelledImage: Sendable, Equatable {
-  public let path: String
-  public let truth: SignalColor
-
-  public init(path: String, truth: SignalColor) {
-    self.path = path
-    self.truth = truth
-  }
-}
-
 /// Why a labelled folder could not be used.
 public enum LabelledSetError: Error, Sendable, Equatable, CustomStringConvertible {
   case notAFolder(String)

@@ -1,0 +1,67 @@
+import TrafficLightKernels
+
+/// What a cascade rule sees: the points, the lamp order, and which colours the vote found
+/// at their own lamp.
+public struct CascadeContext: Sendable {
+  public let samples: [SamplePoint]
+  public let lampOrder: [SignalColor]
+  /// The colours with a voting point in the third their lamp sits in.
+  public var atTheirLamp: Set<SignalColor> = []
+
+  public init(samples: [SamplePoint], lampOrder: [SignalColor], atTheirLamp: Set<SignalColor> = []) {
+    self.samples = samples
+    self.lampOrder = lampOrder
+    self.atTheirLamp = atTheirLamp
+  }
+
+  /// The lamp `lampOrder` puts in `third` (0 at the top or left), or `nil` for a lamp order
+  /// that a profile's `problem` rejects.
+  public func lamp(inThird third: Int) -> SignalColor? {
+    lampOrder.indices.contains(third) ? lampOrder[third] : nil
+  }
+}
+
+/// One rule of a `CascadeDecider`: given the answer so far, the colour to put in its place,
+/// or `nil` to leave it. A rule is profile data, named in JSON by its `kind` (which is also
+/// the decision's `decidedBy` when it names the colour); `CascadeRules.kinds` lists them.
+/// Adding a rule is a new conforming type and a line in that list.
+public protocol CascadeRule: Sendable, Codable, Equatable {
+  static var kind: String { get }
+  /// The values the calibrator searches.
+  static var tuning: [TuningAxis<Self>] { get }
+
+  /// The colour to answer instead of `current`, or `nil` to leave it.
+  func revise(_ current: SignalColor, _ context: CascadeContext) -> SignalColor?
+
+  /// What is wrong with the values, if anything (the rule's kind leads the message).
+  var problem: String? { get }
+
+  /// This rule with its windows and floors set from `thresholds`, where they follow them.
+  func tied(to thresholds: HSVThresholds) -> Self
+}
+
+extension CascadeRule {
+  public static var tuning: [TuningAxis<Self>] { [] }
+  public func tied(to thresholds: HSVThresholds) -> Self { self }
+
+  func isEqual(to other: any CascadeRule) -> Bool { (other as? Self) == self }
+
+  static func decoded(from decoder: any Decoder) throws -> any CascadeRule { try Self(from: decoder) }
+}
+
+/// The rules a cascade may list.
+public enum CascadeRules {
+  /// Every rule kind, by the name JSON gives it, in the order the calibrator walks their axes.
+  public static let kinds: [any CascadeRule.Type] = [BrightnessFallback.self, WarmSplit.self, FaintLamp.self]
+}
+
+extension CascadeRules {
+  /// The rule the JSON object in `decoder` describes, by its `"kind"`.
+  static func decode(from decoder: any Decoder) throws -> any CascadeRule {
+    try KindKey.decode(from: decoder, kinds: kinds.map { type in (type.kind, type.decoded) })
+  }
+
+  static func encode(_ rule: any CascadeRule, to encoder: any Encoder) throws {
+    try KindKey.encode(rule, kind: type(of: rule).kind, to: encoder)
+  }
+}
