@@ -58,7 +58,14 @@ enum StudyCommand: String {
         --from NAME|FILE      the starting profile (default: default)
         --name NAME           the new profile's name (default: the file name)
         --folds K             also report K-fold cross-validated accuracy (default: 0, none)
-        --partitions R        repeat the cross-validation over R different splits into folds
+        --split blocks|interleaved|folders
+                              how the folds are made: blocks, K contiguous blocks of each
+                              DIR in its order, so neighbouring frames of a sequence never
+                              sit on both sides (default); interleaved, frame i in fold
+                              i mod K; folders, each DIR read by a profile fitted on the
+                              other DIRs alone (no --folds; two DIRs or more)
+        --partitions R        with --split interleaved: repeat the cross-validation over R
+                              different shuffles into folds
                               and report each and their mean (default: 1)
         --penalty P           mistakes one red-read-as-green counts as (default: 20)
         --jobs N              threads for decoding and folds (default: one per core)
@@ -66,6 +73,11 @@ enum StudyCommand: String {
 
       """
     }
+  }
+
+  /// How `--split` makes the folds.
+  enum SplitKind: String {
+    case blocks, interleaved, folders
   }
 
   struct Options: Equatable {
@@ -76,6 +88,7 @@ enum StudyCommand: String {
     var name: String?
     var misses = false
     var folds = 0
+    var split = SplitKind.blocks
     var partitions = 1
     var penalty = 20.0
     var folders: [String] = []
@@ -113,6 +126,12 @@ enum StudyCommand: String {
           throw CommandError("--folds must be 0 or a whole number from 2 to 20, not '\(text)'")
         }
         options.folds = folds
+      case .option("--split", let inline) where self == .calibrate:
+        let text = try scanner.value(of: "--split", inline: inline)
+        guard let split = SplitKind(rawValue: text) else {
+          throw CommandError("--split must be blocks, interleaved or folders, not '\(text)'")
+        }
+        options.split = split
       case .option("--partitions", let inline) where self == .calibrate:
         let text = try scanner.value(of: "--partitions", inline: inline)
         guard let partitions = Int(text), (1...20).contains(partitions) else {
@@ -132,6 +151,13 @@ enum StudyCommand: String {
     if options.folders.isEmpty { throw CommandError("no DIR given") }
     if self == .calibrate && options.output == nil { throw CommandError("calibrate needs -o PROFILE.json") }
     if options.partitions > 1 && options.folds == 0 { throw CommandError("--partitions needs --folds") }
+    if options.partitions > 1 && options.split != .interleaved {
+      throw CommandError("--partitions needs --split interleaved (blocks and folders split one way)")
+    }
+    if options.split == .folders {
+      if options.folds > 0 { throw CommandError("--split folders makes one fold per DIR: leave out --folds") }
+      if options.folders.count < 2 { throw CommandError("--split folders needs two DIRs or more") }
+    }
     return options
   }
 
@@ -196,7 +222,7 @@ enum StudyCommand: String {
     for set in prepared {
       for error in set.unreadable { console.err("Note: left out \(error.description)") }
     }
-    if options.folds > 0 {
+    if options.folds > 0 || options.split == .folders {
       crossValidate(calibrator, prepared, options, jobs: jobs, console: &console)
     }
     let fitted = calibrator.fit(prepared, name: name)
@@ -218,10 +244,24 @@ enum StudyCommand: String {
     _ calibrator: Calibrator, _ prepared: [Calibrator.PreparedSet], _ options: Options, jobs: Int,
     console: inout Console
   ) {
-    let heading = "Cross-validation (\(options.folds) folds, fitted on the others, read on the held-out fold)"
+    let heading =
+      switch options.split {
+      case .blocks:
+        "Cross-validation (\(options.folds) folds in contiguous blocks, fitted on the others, read on the held-out fold)"
+      case .interleaved:
+        "Cross-validation (\(options.folds) interleaved folds, fitted on the others, read on the held-out fold)"
+      case .folders:
+        "Cross-validation (leave one folder out: each folder read by a profile fitted on the others)"
+      }
     var runs: [[Confusion]] = []
     for partition in 0..<options.partitions {
-      let held = calibrator.crossValidate(prepared, folds: options.folds, partition: partition, jobs: jobs)
+      let split: Calibrator.Split =
+        switch options.split {
+        case .blocks: .blocks(folds: options.folds)
+        case .interleaved: .interleaved(folds: options.folds, partition: partition)
+        case .folders: .leaveOneSetOut
+        }
+      let held = calibrator.crossValidate(prepared, split: split, jobs: jobs)
       runs.append(held)
       console.out(options.partitions == 1 ? "\(heading):" : "\(heading), partition \(partition + 1):")
       for (set, confusion) in zip(prepared, held) { console.out("  \(set.name): \(Self.summary(confusion))") }

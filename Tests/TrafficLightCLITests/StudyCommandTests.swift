@@ -72,7 +72,9 @@ import TrafficLightTestSupport
     #expect(run.stdout.contains("\(folder): accuracy 100.0% (9 of 9), red read as green 0"))
     #expect(!run.stdout.contains("partition"))
     let repeated = try traffic(
-      "calibrate", "--from", "seed", "--folds", "3", "--partitions", "2", folder, "-o", profile)
+      "calibrate", "--from", "seed", "--folds", "3", "--split", "interleaved", "--partitions", "2", folder,
+      "-o",
+      profile)
     #expect(repeated.status == 0)
     #expect(repeated.stdout.contains("held-out fold), partition 1:\n"))
     #expect(repeated.stdout.contains("held-out fold), partition 2:\n"))
@@ -80,6 +82,13 @@ import TrafficLightTestSupport
       repeated.stdout.contains(
         "Mean over the 2 partitions:\n  \(folder): accuracy 100.0% (9, 9 of 9), red read as green at most 0\n"
       ))
+    let leftOut = try traffic(
+      "calibrate", "--from", "seed", "--split", "folders", folder, folder, "-o", profile)
+    #expect(leftOut.status == 0)
+    #expect(
+      leftOut.stdout.contains(
+        "Cross-validation (leave one folder out: each folder read by a profile fitted on the others):\n"
+          + "  \(folder): accuracy 100.0% (9 of 9), red read as green 0\n"))
     let loaded = try Profile.named(profile)
     #expect(loaded.name == "mine")
     let evaluated = try traffic("evaluate", "--profile", profile, folder)
@@ -110,6 +119,18 @@ import TrafficLightTestSupport
           stderr:
             "Error: --partitions needs --folds\nUsage: traffic-light calibrate [options] DIR... -o PROFILE.json\n"
         ))
+    for (arguments, said) in [
+      (["--folds", "3", "--partitions", "2"], "--partitions needs --split interleaved"),
+      (["--split", "folders"], "--split folders needs two DIRs or more"),
+      (
+        ["--split", "folders", "--folds", "3", "SampleFrames/stills"],
+        "--split folders makes one fold per DIR"
+      ),
+      (["--split", "random"], "--split must be blocks, interleaved or folders, not 'random'"),
+    ] {
+      let run = try traffic(["calibrate"] + arguments + ["SampleFrames/stills", "-o", output])
+      #expect(run.status == 64 && run.stderr.hasPrefix("Error: " + said), "\(arguments)")
+    }
     let badCount = try traffic(
       "calibrate", "--folds", "3", "--partitions", "0", "SampleFrames/stills", "-o", output)
     #expect(badCount.status == 64)

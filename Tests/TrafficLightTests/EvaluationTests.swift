@@ -185,26 +185,62 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     calibrator.restarts = 1
     calibrator.rounds = 1
     let set = calibrator.prepare(try LabelledSet.load(folder), name: "synthetic")
-    for partition in 0..<3 {
-      let serial = calibrator.crossValidate([set], folds: 3, partition: partition, jobs: 1)
+    let splits: [Calibrator.Split] =
+      (0..<3).map { .interleaved(folds: 3, partition: $0) } + [.blocks(folds: 3)]
+    for split in splits {
+      let serial = calibrator.crossValidate([set], split: split, jobs: 1)
       #expect(serial.count == 1)
       #expect(serial.first?.total == 12)
-      #expect(calibrator.crossValidate([set], folds: 3, partition: partition, jobs: 2) == serial)
+      #expect(calibrator.crossValidate([set], split: split, jobs: 2) == serial)
     }
+  }
+
+  /// Leaving a set out reads it with a profile fitted on the others alone: a set whose
+  /// lights only a fit to itself can read is then read wrong.
+  @Test func leaveOneSetOut_readsEachSetWithAProfileFittedOnTheOthers() throws {
+    let folder = try syntheticLabelledFolder(perColor: 3)
+    var start = Profile.seed
+    start.thresholds.green = HueRange(200, 220)  // the synthetic greens (hue 165) read unknown
+    var calibrator = Calibrator(start: start)
+    calibrator.restarts = 0
+    calibrator.rounds = 2
+    let lights = calibrator.prepare(try LabelledSet.load(folder), name: "lights")
+    let reds = calibrator.prepare(
+      try LabelledSet.load(folder).filter { $0.truth == .red }, name: "reds only")
+    let held = calibrator.crossValidate([lights, reds], split: .leaveOneSetOut, jobs: 2)
+    #expect(held.map(\.total) == [lights.count, reds.count])
+    // Fitted on reds alone, nothing moves green's window: the greens stay unread.
+    #expect(held[0].recall(.green) == 0)
+    #expect(held[1].recall(.red) == 1)
+  }
+
+  @Test(arguments: [
+    (count: 12, folds: 3), (count: 1187, folds: 5), (count: 4, folds: 5), (count: 7, folds: 2),
+  ])
+  func blocks_areContiguous_inOrder_andBalanced(count: Int, folds: Int) {
+    let foldOf = Calibrator.Split.blocks(folds: folds).folds(count: count, set: 0)
+    #expect(foldOf == foldOf.sorted())
+    #expect(foldOf.first == 0)
+    let sizes = (0..<folds).map { fold in foldOf.filter { $0 == fold }.count }
+    #expect(sizes.max()! - sizes.min()! <= 1)
+    #expect(Calibrator.Split.leaveOneSetOut.folds(count: count, set: 4) == Array(repeating: 4, count: count))
   }
 
   @Test(arguments: [(count: 12, folds: 3), (count: 1187, folds: 5), (count: 4, folds: 5)])
   func partitions_areBalancedFolds_andOnlyTheFirstIsRoundRobin(count: Int, folds: Int) {
-    let first = Calibrator.folds(count: count, folds: folds, partition: 0)
+    func split(_ partition: Int) -> [Int] {
+      Calibrator.Split.interleaved(folds: folds, partition: partition).folds(count: count, set: 0)
+    }
+    let first = split(0)
     #expect(first == (0..<count).map { $0 % folds })
     for partition in 1..<4 {
-      let foldOf = Calibrator.folds(count: count, folds: folds, partition: partition)
-      #expect(foldOf == Calibrator.folds(count: count, folds: folds, partition: partition))
+      let foldOf = split(partition)
+      #expect(foldOf == split(partition))
       let sizes = (0..<folds).map { fold in foldOf.filter { $0 == fold }.count }
       #expect(sizes == (0..<folds).map { fold in first.filter { $0 == fold }.count })
       if count > 100 {
         #expect(foldOf != first)
-        #expect(foldOf != Calibrator.folds(count: count, folds: folds, partition: partition + 1))
+        #expect(foldOf != split(partition + 1))
       }
     }
   }

@@ -127,16 +127,50 @@ public struct Calibrator: Sendable {
     return profile(best)
   }
 
-  /// K-fold cross-validation: for each fold, fit on the other folds and read the held-out
-  /// one, with up to `jobs` folds fitted at once. Partition 0 puts frame i of a set in fold
-  /// `i % folds`; partition r > 0 does the same after a fixed shuffle of each set's frames
-  /// (seeded by r), so repeating with other partitions shows how much the estimate owes to
-  /// one split. Returns the held-out confusion per set.
-  public func crossValidate(
-    _ sets: [PreparedSet], folds: Int, partition: Int = 0, jobs: Int = 1
-  ) -> [Confusion] {
-    let foldOf = sets.map { Self.folds(count: $0.count, folds: folds, partition: partition) }
-    let perFold = OrderedParallelMap.map(count: folds, jobs: jobs) { fold in
+  /// How cross-validation splits the labelled frames into folds.
+  public enum Split: Sendable, Equatable {
+    /// `folds` contiguous blocks of each set, in its order: neighbouring frames of a
+    /// sequence (near-copies) stay on one side.
+    case blocks(folds: Int)
+    /// Frame i of each set in fold `i % folds` (partition 0), or the same after a fixed
+    /// shuffle of each set's frames seeded by the partition: for sets of independent images,
+    /// repeated to show how much the estimate owes to one split.
+    case interleaved(folds: Int, partition: Int)
+    /// One fold per set: each set is read by a profile fitted on the others alone.
+    case leaveOneSetOut
+
+    /// The number of folds for `sets` sets.
+    func count(sets: Int) -> Int {
+      switch self {
+      case .blocks(let folds), .interleaved(let folds, _): folds
+      case .leaveOneSetOut: sets
+      }
+    }
+
+    /// The fold of each of `count` frames of set `set`.
+    func folds(count: Int, set: Int) -> [Int] {
+      switch self {
+      case .blocks(let folds): return (0..<count).map { $0 * folds / count }
+      case .leaveOneSetOut: return [Int](repeating: set, count: count)
+      case .interleaved(let folds, let partition):
+        var order = Array(0..<count)
+        if partition > 0 {
+          var generator = SeededGenerator(seed: 0x666f_6c64 &+ UInt64(partition))
+          order.shuffle(using: &generator)
+        }
+        var foldOf = [Int](repeating: 0, count: count)
+        for (position, frame) in order.enumerated() { foldOf[frame] = position % folds }
+        return foldOf
+      }
+    }
+  }
+
+  /// Cross-validation: for each fold of `split`, fit on the other folds and read the
+  /// held-out one, with up to `jobs` folds fitted at once. Returns the held-out confusion
+  /// per set.
+  public func crossValidate(_ sets: [PreparedSet], split: Split, jobs: Int = 1) -> [Confusion] {
+    let foldOf = sets.enumerated().map { s, set in split.folds(count: set.count, set: s) }
+    let perFold = OrderedParallelMap.map(count: split.count(sets: sets.count), jobs: jobs) { fold in
       let profile = fit(sets, name: "fold") { s, frame in foldOf[s][frame] != fold }
       return sets.enumerated().map { s, set in confusion(profile, on: set) { foldOf[s][$0] == fold } }
     }
@@ -145,17 +179,5 @@ public struct Calibrator: Sendable {
       for (s, confusion) in confusions.enumerated() { held[s].merge(confusion) }
     }
     return held
-  }
-
-  /// The fold of each of `count` frames in partition `partition` (see `crossValidate`).
-  static func folds(count: Int, folds: Int, partition: Int) -> [Int] {
-    var order = Array(0..<count)
-    if partition > 0 {
-      var generator = SeededGenerator(seed: 0x666f_6c64 &+ UInt64(partition))
-      order.shuffle(using: &generator)
-    }
-    var foldOf = [Int](repeating: 0, count: count)
-    for (position, frame) in order.enumerated() { foldOf[frame] = position % folds }
-    return foldOf
   }
 }
