@@ -30,6 +30,10 @@ struct CommandOptions: Equatable {
   var maxErrors: Int?
   var help = false
   var paths: [String] = []
+  /// A file listing more paths (`-` for standard input).
+  var filesFrom: String?
+  /// The part of the inputs this run reads.
+  var shard = Shard.all
   // `sequence` only.
   var window = 10
   var fps: Double?
@@ -76,6 +80,13 @@ struct CommandOptions: Equatable {
         let fps = try number(name, try value(), in: 0...1_000_000)
         guard fps > 0 else { throw CommandError("--fps must be above 0") }
         options.fps = fps
+      case ("--shard", _):
+        let text = try value()
+        guard let shard = Shard(text) else {
+          throw CommandError("--shard must be K/N with N from 1 and K from 0 to N-1, not '\(text)'")
+        }
+        options.shard = shard
+      case ("--files-from", _): options.filesFrom = try value()
       case ("--events", .sequence): options.events = true
       case ("--timeline", .sequence): options.timeline = try value()
       default: throw CommandError("unknown option '\(name)'")
@@ -87,10 +98,9 @@ struct CommandOptions: Equatable {
     }
     switch command {
     case .classify:
-      if options.paths.isEmpty { throw CommandError("no PATH given") }
+      if options.paths.isEmpty && options.filesFrom == nil { throw CommandError("no PATH given") }
     case .sequence:
-      if options.paths.isEmpty { throw CommandError("no DIR given") }
-      if options.paths.count > 1 { throw CommandError("sequence reads one DIR, got \(options.paths.count)") }
+      if options.paths.isEmpty && options.filesFrom == nil { throw CommandError("no DIR given") }
       if options.events && options.format != .jsonl {
         throw CommandError("--events needs --format jsonl (in text and csv the changes go to stderr)")
       }

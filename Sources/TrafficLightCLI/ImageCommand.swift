@@ -7,7 +7,7 @@ enum ImageCommand {
   static func usage(_ command: Subcommand) -> String {
     switch command {
     case .classify: "Usage: traffic-light classify [options] PATH..."
-    case .sequence: "Usage: traffic-light sequence [options] DIR"
+    case .sequence: "Usage: traffic-light sequence [options] DIR..."
     }
   }
 
@@ -43,6 +43,12 @@ enum ImageCommand {
       --max-file-size N        refuse files larger than N bytes (default 256M; K, M, G are
                                KiB, MiB, GiB)
       --max-errors N           stop after N inputs have failed (exit 1)
+      --shard K/N              read only shard K of N (K from 0 to N-1): run N of these, on
+                               N machines if you like, with the same paths, and together
+                               they read every input once (by file for classify, by DIR
+                               for sequence; the split depends on the paths alone)
+      --files-from FILE        also read the paths listed in FILE (- for standard input),
+                               one a line, or NUL-separated when the file holds a NUL
       -h, --help               show this help
     """
 
@@ -70,8 +76,9 @@ enum ImageCommand {
       """
     case .sequence:
       """
-      Reads the frames of DIR, in natural order, as one sequence: each frame's own colour and
-      the colour smoothed by a majority vote over the last frames.
+      Reads the frames of each DIR, in natural order, as one sequence (a recording): each
+      frame's own colour and the colour smoothed by a majority vote over the last frames of
+      its recording. jsonl records carry their "recording" (the DIR as given).
 
       \(usage(.sequence))
 
@@ -82,7 +89,7 @@ enum ImageCommand {
         --events                 with --format jsonl, add a record for each change of the
                                  smoothed colour: {"event":"change","frame":...,"from":...,"to":...}
         --timeline FILE.svg      draw each frame's colour and the smoothed colour along the
-                                 frame axis, with the state changes marked
+                                 frame axis, with the state changes marked (one DIR)
 
       In text and csv the state changes are summarised on stderr. A frame that cannot be
       read, or (with --labels) has no box of the chosen class, votes unknown; with several
@@ -97,19 +104,30 @@ enum ImageCommand {
     _ command: Subcommand, _ options: CommandOptions, console: inout Console
   ) throws(CommandError) -> Int32 {
     let profile = try options.resolvedProfile()
-    // A sequence is one folder's own frames; classify walks subfolders too.
+    var operands = options.paths
+    if let list = options.filesFrom { operands += try readPathList(list) }
+    // A sequence is one folder's own frames, a recording; classify walks subfolders too.
     let recursive = command != .sequence
-    let items: [InputItem]
+    var items: [InputItem] = []
+    /// The images to read, each with its recording (its DIR) in a sequence.
+    var inputs: [(path: String, recording: String?)] = []
     if recursive {
-      items = InputCollector.collect(options.paths)
+      items = InputCollector.collect(operands)
+      for case .image(let path) in items where options.shard.contains(path) { inputs.append((path, nil)) }
     } else {
-      let folder = options.paths[0]
-      guard FileManager.default.isDirectory(folder) else { throw CommandError("\(folder) is not a folder") }
-      items = InputCollector.collect([folder], recursive: false)
+      if options.timeline != nil && operands.count > 1 {
+        throw CommandError("--timeline draws one recording: give one DIR, not \(operands.count)")
+      }
+      for folder in operands {
+        guard FileManager.default.isDirectory(folder) else { throw CommandError("\(folder) is not a folder") }
+      }
+      for folder in operands where options.shard.contains(folder) {
+        let found = InputCollector.collect([folder], recursive: false)
+        items += found
+        for case .image(let path) in found { inputs.append((path, folder)) }
+      }
     }
-    let images = items.compactMap { item -> String? in
-      if case .image(let path) = item { path } else { nil }
-    }
+    let images = inputs.map(\.path)
     var regions = RegionSource.wholeImage
     if let roi = options.roi { regions = .fixed(roi) }
     if let labels = options.labels {
@@ -135,19 +153,22 @@ enum ImageCommand {
       decoder: decoder, pipeline: FramePipeline(profile: profile), regions: regions,
       keepingMaps: options.mask != nil)
     let maskNames = options.mask.map { MaskNames.assign(images, in: $0) }
-    // The one place the kind of run is decided: a sequence feeds its frames to a vote.
-    var sequence = command == .sequence ? SequenceClassifier(window: options.window) : nil
+    // The one place the kind of run is decided: a sequence feeds each recording's frames
+    // to a vote of its own.
+    let isSequence = command == .sequence
     let formatter = ReportFormatter(
-      format: options.format, isSequence: sequence != nil,
+      format: options.format, isSequence: isSequence, showsRecordings: isSequence && operands.count > 1,
       pathWidth: images.reduce(4) { max($0, $1.count) }, showsRegions: regions != .wholeImage)
     if let header = formatter.header { console.out(header) }
 
     var failed = false
     var failures = 0
     var stopped = false
+    var sequence: SequenceClassifier? = nil
+    var recording: String? = nil
     var colors: [SignalColor] = []
     var smoothed: [SignalColor] = []
-    var changes: [StateChange] = []
+    var changes: [(recording: String, changes: [StateChange])] = []
     var progress = Progress(total: images.count)
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
     for item in items {
@@ -176,13 +197,24 @@ enum ImageCommand {
         console.err("Error: \(problem)")
         failed = true
       }
-      let step = sequence?.feed(reading)
+      var step: SequenceStep? = nil
+      if let frameRecording = inputs[index].recording {
+        if frameRecording != recording {
+          recording = frameRecording
+          sequence = SequenceClassifier(window: options.window)
+          changes.append((frameRecording, []))
+        }
+        step = sequence?.feed(reading)
+      }
       if let step {
         colors.append(step.color)
         smoothed.append(step.smoothed)
-        if let change = step.change { changes.append(change) }
+        if let change = step.change { changes[changes.count - 1].changes.append(change) }
       }
-      for row in rows(for: reading, step: step, options, formatter) { console.out(formatter.line(row)) }
+      for var row in rows(for: reading, step: step, options, formatter) {
+        row.recording = recording
+        console.out(formatter.line(row))
+      }
       if case .failure = reading.outcome {
         failed = true
         failures += 1
@@ -194,6 +226,7 @@ enum ImageCommand {
       if options.events, let change = step?.change {
         var event = JSONLine()
         event.add("event", "change")
+        if let recording { event.add("recording", recording) }
         event.add("frame", change.frame)
         if let fps = options.fps { event.add("time", Double(change.frame) / fps) }
         event.add("from", change.from.rawValue)
@@ -205,7 +238,11 @@ enum ImageCommand {
     }
     progress.finish()
 
-    if sequence != nil && options.format != .jsonl { console.err(summary(changes, fps: options.fps)) }
+    if isSequence && options.format != .jsonl {
+      for (name, found) in changes {
+        console.err(summary(found, fps: options.fps, recording: operands.count > 1 ? name : nil))
+      }
+    }
     if let timeline = options.timeline {
       let svg = SequenceTimeline.svg(colors: colors, smoothed: smoothed, fps: options.fps)
       if let problem = AtomicFile.write(Array(svg.utf8), to: timeline) {
@@ -277,10 +314,11 @@ enum ImageCommand {
     return problems
   }
 
-  /// The state changes, for people.
-  static func summary(_ changes: [StateChange], fps: Double?) -> String {
-    guard !changes.isEmpty else { return "State changes: none (the smoothed colour stayed unknown)" }
-    var lines = ["State changes:"]
+  /// The state changes, for people; `recording` names the DIR when there are several.
+  static func summary(_ changes: [StateChange], fps: Double?, recording: String? = nil) -> String {
+    let heading = "State changes" + (recording.map { " in \($0)" } ?? "") + ":"
+    guard !changes.isEmpty else { return heading + " none (the smoothed colour stayed unknown)" }
+    var lines = [heading]
     for change in changes {
       var when = "frame \(change.frame)"
       if let fps {
@@ -290,6 +328,15 @@ enum ImageCommand {
       lines.append("  \(when): \(change.from.rawValue) -> \(change.to.rawValue)")
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// The paths listed in `list` (`-` for standard input): see `PathList`.
+  private static func readPathList(_ list: String) throws(CommandError) -> [String] {
+    if list == "-" { return PathList.parse(Array(FileHandle.standardInput.readDataToEndOfFile())) }
+    guard let data = FileManager.default.contents(atPath: list), !FileManager.default.isDirectory(list) else {
+      throw CommandError.io("--files-from: cannot read \(list)")
+    }
+    return PathList.parse(Array(data))
   }
 
   /// Refuses an `--output` or `--timeline` that is one of the inputs, and a `--mask` folder

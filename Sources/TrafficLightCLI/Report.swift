@@ -4,6 +4,8 @@ import TrafficLightKernels
 /// One line of results: an image (or one box of it), or a frame of a sequence.
 struct ResultRow {
   var path: String
+  /// In a sequence: the recording (its DIR) the frame belongs to.
+  var recording: String?
   var frame: Int?
   var region: PixelRegion?
   var color: SignalColor?
@@ -33,16 +35,21 @@ struct ReportFormatter {
   /// A column of text and CSV. A sequence adds the frame before the path and the smoothed
   /// colour after the colour.
   private enum Column {
-    case frame, path, region, color, smoothed, counts
+    case recording, frame, path, region, color, smoothed, counts
   }
 
-  init(format: OutputFormat, isSequence: Bool, pathWidth: Int, showsRegions: Bool) {
+  /// `showsRecordings`: CSV leads with a recording column (a sequence of several DIRs).
+  init(
+    format: OutputFormat, isSequence: Bool, showsRecordings: Bool = false, pathWidth: Int, showsRegions: Bool
+  ) {
     self.format = format
     self.pathWidth = pathWidth
     self.showsRegions = showsRegions
+    let sequence: [Column] = [.frame, .path, .region, .color, .smoothed, .counts]
     columns =
       isSequence
-      ? [.frame, .path, .region, .color, .smoothed, .counts] : [.path, .region, .color, .counts]
+      ? (showsRecordings && format == .csv ? [.recording] + sequence : sequence)
+      : [.path, .region, .color, .counts]
   }
 
   /// The first line(s) of the output, if the format has any.
@@ -52,6 +59,7 @@ struct ReportFormatter {
     case .csv:
       return columns.map { column in
         switch column {
+        case .recording: "recording"
         case .frame: "frame"
         case .path: "path"
         case .region: "region_x,region_y,region_width,region_height"
@@ -63,6 +71,7 @@ struct ReportFormatter {
     case .text:
       return columns.compactMap { column in
         switch column {
+        case .recording: nil
         case .frame: padded("FRAME", to: 5)
         case .path: padded("PATH", to: pathWidth)
         case .region: showsRegions ? padded("REGION", to: Self.regionWidth) : nil
@@ -87,6 +96,7 @@ struct ReportFormatter {
   private func text(_ row: ResultRow) -> String {
     columns.compactMap { column in
       switch column {
+      case .recording: nil
       case .frame: padded(row.frame.map(String.init) ?? "", to: 5)
       case .path: padded(row.path, to: pathWidth)
       case .region: showsRegions ? padded(row.region.map(Self.describe) ?? "-", to: Self.regionWidth) : nil
@@ -104,6 +114,7 @@ struct ReportFormatter {
   private func json(_ row: ResultRow) -> String {
     var line = JSONLine()
     line.add("path", row.path)
+    if let recording = row.recording { line.add("recording", recording) }
     if let frame = row.frame { line.add("frame", frame) }
     if let region = row.region { line.add("region", object: Self.json(region)) }
     if let color = row.color {
@@ -137,6 +148,7 @@ struct ReportFormatter {
     var fields: [String] = []
     for column in columns {
       switch column {
+      case .recording: fields.append(row.recording ?? "")
       case .frame: fields.append(row.frame.map(String.init) ?? "")
       case .path: fields.append(row.path)
       case .region:

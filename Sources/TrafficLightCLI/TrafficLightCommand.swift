@@ -9,7 +9,8 @@ enum TrafficLightCommand {
 
     Subcommands:
       classify PATH...    the colour of each still image (files or folders)
-      sequence DIR        the frames of a folder as one sequence, smoothed by a vote
+      sequence DIR...     the frames of each folder as one sequence, smoothed by a vote
+      summarize FILE...   per-recording counts of jsonl results (shards merged)
       evaluate DIR...     a profile measured on labelled images
       calibrate DIR...    a profile fitted to labelled images
 
@@ -43,6 +44,8 @@ enum TrafficLightCommand {
         if error.kind == .usage { console.err(ImageCommand.usage(command)) }
         return error.status
       }
+    case "summarize":
+      return SummarizeCommand.run(rest, console: &console)
     case "evaluate", "calibrate":
       let command = StudyCommand(rawValue: first)!
       do {

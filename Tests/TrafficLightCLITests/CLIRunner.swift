@@ -17,9 +17,10 @@ func traffic(_ arguments: String..., in directory: String = CLIPaths.packageRoot
 
 /// Runs the `traffic-light` binary with `arguments`; a run still going after `timeout`
 /// seconds is killed and recorded as an issue (a hang is a failure, not a wait).
-func traffic(_ arguments: [String], in directory: String = CLIPaths.packageRoot.path, timeout: Double = 120)
-  throws -> Run
-{
+func traffic(
+  _ arguments: [String], in directory: String = CLIPaths.packageRoot.path, timeout: Double = 120,
+  stdin: [UInt8]? = nil
+) throws -> Run {
   let process = Process()
   process.executableURL = CLIPaths.binary
   process.arguments = arguments
@@ -36,7 +37,13 @@ func traffic(_ arguments: [String], in directory: String = CLIPaths.packageRoot.
   let err = try FileHandle(forWritingTo: errURL)
   process.standardOutput = out
   process.standardError = err
-  process.standardInput = FileHandle.nullDevice
+  if let stdin {
+    let inURL = folder.appendingPathComponent("stdin")
+    try Data(stdin).write(to: inURL)
+    process.standardInput = try FileHandle(forReadingFrom: inURL)
+  } else {
+    process.standardInput = FileHandle.nullDevice
+  }
   try process.run()
   let deadline = Date().addingTimeInterval(timeout)
   while process.isRunning && Date() < deadline { usleep(2000) }
