@@ -164,7 +164,7 @@ for (frame, jpeg) in zip(frames, jpegs) {
     ("blur", { blackHole(pipeline.blur.apply(to: image)) }),
     ("classify", { blackHole(pipeline.classifier.classify(blurred)) }),
     ("blur+classify", { blackHole(pipeline.classifier.classify(pipeline.blur.apply(to: image))) }),
-    ("sample", { blackHole(profile.decider.decide(profile.grid.sample(map), on: profile.grid)) }),
+    ("sample", { blackHole(profile.decide(profile.grid.sample(map), on: profile.grid)) }),
     ("frame, full blur", { blackHole(fullPipeline.classify(image)) }),
     ("frame (pipeline path)", { blackHole(pipeline.classify(image)) }),
     ("decode+frame", { blackHole(pipeline.classify(try! decoder.decode(jpeg))) }),

@@ -278,6 +278,7 @@ enum ImageCommand {
         row.color = primary.result.color
         row.counts = primary.result.counts
         row.decidedBy = primary.result.decision.decidedBy
+        row.confidence = primary.result.decision.confidence
       } else {
         row.color = .unknown
         row.note = noBox
@@ -291,7 +292,8 @@ enum ImageCommand {
         ResultRow(
           path: reading.path, region: formatter.showsRegions ? region.result.region : nil,
           color: region.result.color, counts: region.result.counts,
-          decidedBy: region.result.decision.decidedBy, damage: reading.damage)
+          decidedBy: region.result.decision.decidedBy, confidence: region.result.decision.confidence,
+          damage: reading.damage)
       }
     }
   }

@@ -12,6 +12,8 @@ struct ResultRow {
   var counts = ColorCounts()
   /// What named the colour: the vote, or a rule's kind.
   var decidedBy = FrameDecision.vote
+  /// How sure the decision is of the colour, 0 to 1.
+  var confidence = 0.0
   var smoothed: SignalColor?
   var error: String?
   /// A remark for a row with no reading, such as a label file without a box.
@@ -35,7 +37,7 @@ struct ReportFormatter {
   /// A column of text and CSV. A sequence adds the frame before the path and the smoothed
   /// colour after the colour.
   private enum Column {
-    case recording, frame, path, region, color, smoothed, counts
+    case recording, frame, path, region, color, smoothed, confidence, counts
   }
 
   /// `showsRecordings`: CSV leads with a recording column (a sequence of several DIRs).
@@ -45,11 +47,11 @@ struct ReportFormatter {
     self.format = format
     self.pathWidth = pathWidth
     self.showsRegions = showsRegions
-    let sequence: [Column] = [.frame, .path, .region, .color, .smoothed, .counts]
+    let sequence: [Column] = [.frame, .path, .region, .color, .confidence, .smoothed, .counts]
     columns =
       isSequence
       ? (showsRecordings && format == .csv ? [.recording] + sequence : sequence)
-      : [.path, .region, .color, .counts]
+      : [.path, .region, .color, .confidence, .counts]
   }
 
   /// The first line(s) of the output, if the format has any.
@@ -65,6 +67,7 @@ struct ReportFormatter {
         case .region: "region_x,region_y,region_width,region_height"
         case .color: "color"
         case .smoothed: "smoothed"
+        case .confidence: "confidence"
         case .counts: "red,yellow,green,error"
         }
       }.joined(separator: ",")
@@ -77,6 +80,7 @@ struct ReportFormatter {
         case .region: showsRegions ? padded("REGION", to: Self.regionWidth) : nil
         case .color: padded("COLOR", to: 7)
         case .smoothed: padded("SMOOTHED", to: 8)
+        case .confidence: "CONF "
         case .counts: "RED  YELLOW  GREEN"
         }
       }.joined(separator: "  ")
@@ -102,6 +106,7 @@ struct ReportFormatter {
       case .region: showsRegions ? padded(row.region.map(Self.describe) ?? "-", to: Self.regionWidth) : nil
       case .color: padded(row.color?.rawValue ?? "error", to: 7)
       case .smoothed: padded(row.smoothed?.rawValue ?? "", to: 8)
+      case .confidence: padded(row.color == nil ? "-" : Self.confidence(row.confidence), to: 5)
       case .counts:
         row.color == nil
           ? row.error ?? ""
@@ -122,6 +127,7 @@ struct ReportFormatter {
       if let smoothed = row.smoothed { line.add("smoothed", smoothed.rawValue) }
       line.add("counts", object: Self.json(row.counts))
       if row.decidedBy != FrameDecision.vote { line.add("decidedBy", row.decidedBy) }
+      line.add("confidence", Self.rounded(row.confidence))
     } else {
       line.add("error", row.error ?? "")
       if let smoothed = row.smoothed { line.add("smoothed", smoothed.rawValue) }
@@ -138,6 +144,7 @@ struct ReportFormatter {
           box.add("counts", object: Self.json(reading.result.counts))
           let rule = reading.result.decision.decidedBy
           if rule != FrameDecision.vote { box.add("decidedBy", rule) }
+          box.add("confidence", Self.rounded(reading.result.decision.confidence))
           return box
         })
     }
@@ -155,6 +162,7 @@ struct ReportFormatter {
         fields += row.region.map { [$0.x, $0.y, $0.width, $0.height].map(String.init) } ?? ["", "", "", ""]
       case .color: fields.append(row.color?.rawValue ?? "")
       case .smoothed: fields.append(row.smoothed?.rawValue ?? "")
+      case .confidence: fields.append(row.color == nil ? "" : Self.confidence(row.confidence))
       case .counts:
         fields +=
           row.color == nil
@@ -163,6 +171,15 @@ struct ReportFormatter {
       }
     }
     return fields.map(Self.csvField).joined(separator: ",")
+  }
+
+  /// A confidence to three decimals, as JSON and tables print it.
+  static func rounded(_ confidence: Double) -> Double { (confidence * 1000).rounded() / 1000 }
+
+  /// A confidence with two decimals, for tables: `0.67`, `1.00`.
+  static func confidence(_ value: Double) -> String {
+    let hundredths = Int((value * 100).rounded())
+    return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
   }
 
   static func describe(_ region: PixelRegion) -> String {

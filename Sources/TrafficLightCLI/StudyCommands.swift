@@ -193,14 +193,26 @@ enum StudyCommand: String {
       for (image, error) in report.failures { console.err("Error: \(image.path): \(error.reason)") }
       let confusion = report.confusion
       let misses = report.misses
+      let coverage = report.coverage(at: Self.thresholds)
       switch options.format {
       case .jsonl:
         var line = Self.json(confusion, folder: folder, profile: profile.name)
+        line.add(
+          "coverage",
+          array: coverage.map { point in
+            var object = JSONLine()
+            object.add("minimumConfidence", point.minimumConfidence)
+            object.add("answered", point.answered)
+            object.add("accuracy", point.accuracy)
+            object.add("redCalledGreen", point.redCalledGreen)
+            return object
+          })
         if options.misses { line.add("misses", array: misses.map(Self.json)) }
         console.out(line.closed)
       default:
         if index > 0 { console.out("") }
         console.out(Self.report(confusion, folder: folder, profile: profile.name, images: images.count))
+        console.out(Self.table(coverage))
         if options.misses {
           console.out("misread: \(misses.count)")
           for miss in misses { console.out("  " + Self.text(miss)) }
@@ -295,6 +307,22 @@ enum StudyCommand: String {
     if let rule = miss.decidedBy { line.add("decidedBy", rule) }
     if let failure = miss.failure { line.add("error", failure.reason) }
     return line
+  }
+
+  /// The confidence thresholds `evaluate` reports accuracy against coverage at.
+  static let thresholds = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+
+  /// Accuracy against coverage, for people choosing a profile's `minimumConfidence`.
+  static func table(_ coverage: [Evaluator.Report.Coverage]) -> String {
+    var lines = ["answering only readings at least this confident (a profile's minimumConfidence):"]
+    lines.append("  confidence  answered  right   red read as green")
+    for point in coverage {
+      lines.append(
+        "  " + padded(String(format: "%.1f", point.minimumConfidence), to: 10) + "  "
+          + padded(percent(point.answered), to: 8) + "  " + padded(percent(point.accuracy), to: 6) + "  "
+          + String(point.redCalledGreen))
+    }
+    return lines.joined(separator: "\n")
   }
 
   static func summary(_ confusion: Confusion) -> String {

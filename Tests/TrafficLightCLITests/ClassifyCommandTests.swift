@@ -65,10 +65,12 @@ import TrafficLightTestSupport
   @Test func classify_csv_hasAHeaderAndOneRowPerImage() throws {
     let run = try traffic("classify", "--format", "csv", "SampleFrames/stills/red")
     let lines = run.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.first == "path,region_x,region_y,region_width,region_height,color,red,yellow,green,error")
+    #expect(
+      lines.first
+        == "path,region_x,region_y,region_width,region_height,color,confidence,red,yellow,green,error")
     #expect(lines.count == 5)
     #expect(
-      lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 10 })
+      lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 11 })
   }
 
   @Test func classify_naturalOrder_andBadFilesAmongGoodOnes_reportsEveryOne_andExitsOne() throws {
@@ -87,11 +89,11 @@ import TrafficLightTestSupport
     let counts = #"{"red":2,"yellow":0,"green":0}"#
     #expect(
       run.stdout.split(separator: "\n").map(String.init) == [
-        #"{"path":"\#(folder)/frame_1.png","color":"red","counts":\#(counts)}"#,
+        #"{"path":"\#(folder)/frame_1.png","color":"red","counts":\#(counts),"confidence":1}"#,
         #"{"path":"\#(folder)/frame_2.jpg","error":"not a JPEG or PNG file"}"#,
         #"{"path":"\#(folder)/frame_3.png","error":"corrupt PNG: read beyond end of data"}"#,
-        #"{"path":"\#(folder)/frame_9.png","color":"yellow","counts":{"red":0,"yellow":3,"green":0}}"#,
-        #"{"path":"\#(folder)/frame_10.png","color":"green","counts":{"red":0,"yellow":0,"green":2}}"#,
+        #"{"path":"\#(folder)/frame_9.png","color":"yellow","counts":{"red":0,"yellow":3,"green":0},"confidence":1}"#,
+        #"{"path":"\#(folder)/frame_10.png","color":"green","counts":{"red":0,"yellow":0,"green":2},"confidence":1}"#,
       ])
     #expect(run.stderr == "Note: skipped \(folder)/notes.txt: not named like an image (.jpg, .jpeg, .png)\n")
   }
@@ -125,8 +127,8 @@ import TrafficLightTestSupport
     #expect(run.status == 1)
     #expect(
       run.stdout == """
-        PATH                COLOR    RED  YELLOW  GREEN
-        /nonexistent/x.jpg  error    No such file or directory
+        PATH                COLOR    CONF   RED  YELLOW  GREEN
+        /nonexistent/x.jpg  error    -      No such file or directory
 
         """)
   }
@@ -138,11 +140,11 @@ import TrafficLightTestSupport
     paste(syntheticLight(lit: .green), into: &frame, x: 60, y: 0)
     try writePNG(frame, to: folder + "/frame.png")
     let left = try traffic("classify", "--profile", "seed", "--format", "csv", "--roi", "10,0,30,90", folder)
-    #expect(left.stdout.split(separator: "\n").last == "\(folder)/frame.png,10,0,30,90,red,2,0,0,")
+    #expect(left.stdout.split(separator: "\n").last == "\(folder)/frame.png,10,0,30,90,red,1.00,2,0,0,")
     // Clipped to the image.
     let right = try traffic(
       "classify", "--profile", "seed", "--format", "csv", "--roi", "60,-20,30,200", folder)
-    #expect(right.stdout.split(separator: "\n").last == "\(folder)/frame.png,60,0,30,90,green,0,0,2,")
+    #expect(right.stdout.split(separator: "\n").last == "\(folder)/frame.png,60,0,30,90,green,1.00,0,0,2,")
     #expect(try traffic("classify", "--roi", "1,2,3", folder).status == 64)
   }
 
@@ -177,7 +179,7 @@ import TrafficLightTestSupport
     try Data(withExifChunk(try ImageEncoder.png(ExifOrientation.rotated270.display(frame)), tag))
       .write(to: URL(fileURLWithPath: photo))
     let left = try traffic("classify", "--profile", "seed", "--format", "csv", "--roi", "10,0,30,90", photo)
-    #expect(left.stdout.split(separator: "\n").last == "\(photo),10,0,30,90,red,2,0,0,")
+    #expect(left.stdout.split(separator: "\n").last == "\(photo),10,0,30,90,red,1.00,2,0,0,")
   }
 
   @Test func classify_labels_readEachBoxOfTheChosenClass() throws {
@@ -199,13 +201,13 @@ import TrafficLightTestSupport
     #expect(run.status == 0)
     #expect(
       run.stdout.split(separator: "\n").map(String.init) == [
-        #"{"path":"\#(folder)/cam_1.png","region":{"x":20,"y":5,"width":30,"height":90},"color":"red","counts":{"red":2,"yellow":0,"green":0}}"#,
-        #"{"path":"\#(folder)/cam_1.png","region":{"x":120,"y":5,"width":30,"height":90},"color":"green","counts":{"red":0,"yellow":0,"green":2}}"#,
-        #"{"path":"\#(folder)/cam_2.png","color":"unknown","counts":{"red":0,"yellow":0,"green":0},"note":"no box of class 9"}"#,
+        #"{"path":"\#(folder)/cam_1.png","region":{"x":20,"y":5,"width":30,"height":90},"color":"red","counts":{"red":2,"yellow":0,"green":0},"confidence":1}"#,
+        #"{"path":"\#(folder)/cam_1.png","region":{"x":120,"y":5,"width":30,"height":90},"color":"green","counts":{"red":0,"yellow":0,"green":2},"confidence":1}"#,
+        #"{"path":"\#(folder)/cam_2.png","color":"unknown","counts":{"red":0,"yellow":0,"green":0},"confidence":0,"note":"no box of class 9"}"#,
       ])
     let cars = try traffic(
       "classify", "--profile", "seed", "--format", "csv", "--labels", labels, "--label-class", "2", folder)
-    #expect(cars.stdout.split(separator: "\n")[1] == "\(folder)/cam_1.png,80,40,40,20,unknown,0,0,0,")
+    #expect(cars.stdout.split(separator: "\n")[1] == "\(folder)/cam_1.png,80,40,40,20,unknown,0.00,0,0,0,")
     try "9 0.5 0.5 wide 0.2\n".write(toFile: labels + "/cam_2.txt", atomically: true, encoding: .utf8)
     let broken = try traffic(
       "classify", "--profile", "seed", "--format", "jsonl", "--labels", labels, folder + "/cam_2.png")

@@ -9,7 +9,8 @@ import TrafficLightKernels
 /// votes gives `unknown`. Then each rule in `rules`, in order, may put another colour in
 /// place of the answer so far (`CascadeRule`); the last rule that did names the decision.
 /// With the defaults (weight 1, no brightness rule, no rules) this is SPEC section 4's
-/// count, the article's rule with its bugs fixed.
+/// count, the article's rule with its bugs fixed. The vote's confidence is
+/// `CascadeContext.voteConfidence`; a rule that names the colour gives its own.
 ///
 /// JSON: `{"kind": "cascade", "lampOrder": ["red", "yellow", "green"], "positionWeight": 1.5,
 /// "relativeBrightness": 0.3, "rules": [{"kind": "warmSplit", ...}, ...]}`; keys left out
@@ -47,7 +48,8 @@ public struct CascadeDecider: FrameDecider {
   }
 
   public func decide(_ samples: [SamplePoint], on grid: SampleGrid) -> FrameDecision {
-    let context = CascadeContext(samples: samples, lampOrder: lampOrder)
+    let context = CascadeContext(
+      samples: samples, lampOrder: lampOrder, lampPoints: grid.points * grid.columns / 9)
     let brightest = samples.map(\.value).max() ?? 0
     let dimmest = Double(brightest) * relativeBrightness
     var counts = ColorCounts()
@@ -68,14 +70,19 @@ public struct CascadeDecider: FrameDecider {
     }
     var voted = context
     voted.atTheirLamp = atTheirLamp
+    voted.scores = scores
+    voted.counts = counts
     var decidedBy = FrameDecision.vote
+    var confidence = color == .unknown ? 0 : voted.voteConfidence(for: [color])
     for (index, rule) in rules.enumerated() where !switchedOff.contains(index) {
-      if let revised = rule.revise(color, voted), revised != color {
-        color = revised
+      if let revised = rule.revise(color, voted), revised.color != color {
+        color = revised.color
+        confidence = revised.confidence
         decidedBy = type(of: rule).kind
       }
     }
-    return FrameDecision(samples: samples, counts: counts, color: color, decidedBy: decidedBy)
+    return FrameDecision(
+      samples: samples, counts: counts, color: color, decidedBy: decidedBy, confidence: confidence)
   }
 
   public var problem: String? {

@@ -7,17 +7,48 @@ public struct CascadeContext: Sendable {
   public let lampOrder: [SignalColor]
   /// The colours with a voting point in the third their lamp sits in.
   public var atTheirLamp: Set<SignalColor> = []
+  /// The vote: each colour's weighted score and its voting points.
+  public var scores: [SignalColor: Double] = [:]
+  public var counts = ColorCounts()
+  /// How many points a lit lamp covers on the grid: about a ninth of them (a third of the
+  /// light's length, a third of its width), at least one.
+  public var lampPoints = 1
 
-  public init(samples: [SamplePoint], lampOrder: [SignalColor], atTheirLamp: Set<SignalColor> = []) {
+  public init(
+    samples: [SamplePoint], lampOrder: [SignalColor], atTheirLamp: Set<SignalColor> = [], lampPoints: Int = 1
+  ) {
     self.samples = samples
     self.lampOrder = lampOrder
     self.atTheirLamp = atTheirLamp
+    self.lampPoints = lampPoints
+  }
+
+  /// The vote's confidence in one of `colors` (several when a rule tells them apart by
+  /// other evidence): their share of the weighted vote, times how much of a lamp their
+  /// points cover (`lampPoints` or more is all of one). 0 when none of them voted.
+  public func voteConfidence(for colors: [SignalColor]) -> Double {
+    let total = scores.values.reduce(0, +)
+    let score = colors.reduce(0) { $0 + scores[$1, default: 0] }
+    guard total > 0, score > 0 else { return 0 }
+    let voters = colors.reduce(0) { $0 + counts[$1] }
+    return score / total * min(1, Double(voters) / Double(max(1, lampPoints)))
   }
 
   /// The lamp `lampOrder` puts in `third` (0 at the top or left), or `nil` for a lamp order
   /// that a profile's `problem` rejects.
   public func lamp(inThird third: Int) -> SignalColor? {
     lampOrder.indices.contains(third) ? lampOrder[third] : nil
+  }
+}
+
+/// A rule's answer: the colour, and how sure the rule is of it (0 to 1).
+public struct CascadeRevision: Sendable, Equatable {
+  public let color: SignalColor
+  public let confidence: Double
+
+  public init(_ color: SignalColor, confidence: Double) {
+    self.color = color
+    self.confidence = confidence
   }
 }
 
@@ -30,8 +61,8 @@ public protocol CascadeRule: Sendable, Codable, Equatable {
   /// The values the calibrator searches.
   static var tuning: [TuningAxis<Self>] { get }
 
-  /// The colour to answer instead of `current`, or `nil` to leave it.
-  func revise(_ current: SignalColor, _ context: CascadeContext) -> SignalColor?
+  /// The colour to answer instead of `current`, with its confidence, or `nil` to leave it.
+  func revise(_ current: SignalColor, _ context: CascadeContext) -> CascadeRevision?
 
   /// What is wrong with the values, if anything (the rule's kind leads the message).
   var problem: String? { get }

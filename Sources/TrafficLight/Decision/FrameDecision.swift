@@ -8,14 +8,33 @@ public struct FrameDecision: Sendable, Equatable {
   public let samples: [SamplePoint]
   public let counts: ColorCounts
   public let color: SignalColor
-  /// What named the colour: `FrameDecision.vote`, or the kind of the rule that did.
+  /// What named the colour: `FrameDecision.vote`, the kind of the rule that did, or
+  /// `FrameDecision.lowConfidence`.
   public let decidedBy: String
+  /// How sure the decider is of `color`, 0 to 1; 0 for `unknown` named by the decider.
+  public let confidence: Double
 
-  public init(samples: [SamplePoint], counts: ColorCounts, color: SignalColor, decidedBy: String = vote) {
+  /// `decidedBy` when a colour was named below the profile's `minimumConfidence`, and the
+  /// answer is `unknown` (with the named colour's confidence).
+  public static let lowConfidence = "lowConfidence"
+
+  public init(
+    samples: [SamplePoint], counts: ColorCounts, color: SignalColor, decidedBy: String = vote,
+    confidence: Double = 0
+  ) {
     self.samples = samples
     self.counts = counts
     self.color = color
     self.decidedBy = decidedBy
+    self.confidence = confidence
+  }
+
+  /// This decision, or `unknown` when its colour's confidence is below `minimum`.
+  public func requiring(confidence minimum: Double) -> FrameDecision {
+    guard color != .unknown, confidence < minimum else { return self }
+    return FrameDecision(
+      samples: samples, counts: counts, color: .unknown, decidedBy: Self.lowConfidence, confidence: confidence
+    )
   }
 
   /// No points: an empty light.

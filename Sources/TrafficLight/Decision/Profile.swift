@@ -50,6 +50,9 @@ public struct Profile: Sendable, Equatable, Codable {
   public var locator: any LightLocator
   /// From the points to the frame's colour.
   public var decider: any FrameDecider
+  /// A colour named with less confidence than this (0 to 1) is answered `unknown`
+  /// (JSON `minimumConfidence`, default 0: every colour named stands).
+  public var minimumConfidence: Double = 0
 
   public init(
     name: String, sigma: Double = 2, thresholds: HSVThresholds, grid: SampleGrid = SampleGrid(),
@@ -124,6 +127,9 @@ public struct Profile: Sendable, Equatable, Codable {
     if !(sigma >= 0 && sigma <= 50) { return "sigma must be between 0 and 50, not \(sigma)" }
     if !(1...1000).contains(grid.points) { return "points must be between 1 and 1000, not \(grid.points)" }
     if !(1...100).contains(grid.columns) { return "columns must be between 1 and 100, not \(grid.columns)" }
+    if !(minimumConfidence >= 0 && minimumConfidence <= 1) {
+      return "minimumConfidence must be between 0 and 1, not \(minimumConfidence)"
+    }
     if let problem = decider.problem { return problem }
     let t = thresholds
     if !(t.saturationFloor >= 0 && t.saturationFloor < 1) {
@@ -158,6 +164,12 @@ public struct Profile: Sendable, Equatable, Codable {
       + decider.profileTuning()
   }
 
+  /// The frame's colour from its points on `grid`: the decider's answer, `unknown` below
+  /// `minimumConfidence`.
+  public func decide(_ samples: [SamplePoint], on grid: SampleGrid) -> FrameDecision {
+    decider.decide(samples, on: grid).requiring(confidence: minimumConfidence)
+  }
+
   /// This profile with the decider's tied values set from the thresholds.
   public func tied() -> Profile {
     var tied = self
@@ -167,11 +179,12 @@ public struct Profile: Sendable, Equatable, Codable {
 
   public static func == (a: Profile, b: Profile) -> Bool {
     a.name == b.name && a.sigma == b.sigma && a.thresholds == b.thresholds && a.grid == b.grid
+      && a.minimumConfidence == b.minimumConfidence
       && a.locator.isEqual(to: b.locator) && a.decider.isEqual(to: b.decider)
   }
 
   enum CodingKeys: String, CodingKey {
-    case name, sigma, thresholds, points, columns, orientation, locator, decider
+    case name, sigma, thresholds, points, columns, orientation, locator, decider, minimumConfidence
   }
 
   /// The cascade's keys in the flat form of earlier versions.
@@ -193,6 +206,7 @@ public struct Profile: Sendable, Equatable, Codable {
     grid.columns = try container.decodeIfPresent(Int.self, forKey: .columns) ?? grid.columns
     grid.orientation =
       try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? grid.orientation
+    minimumConfidence = try container.decodeIfPresent(Double.self, forKey: .minimumConfidence) ?? 0
     locator =
       container.contains(.locator)
       ? try LightLocators.decode(from: container.superDecoder(forKey: .locator)) : WholeRegion()
@@ -230,6 +244,7 @@ public struct Profile: Sendable, Equatable, Codable {
     try container.encode(grid.points, forKey: .points)
     try container.encode(grid.columns, forKey: .columns)
     try container.encode(grid.orientation, forKey: .orientation)
+    if minimumConfidence != 0 { try container.encode(minimumConfidence, forKey: .minimumConfidence) }
     try LightLocators.encode(locator, to: container.superEncoder(forKey: .locator))
     try FrameDeciders.encode(decider, to: container.superEncoder(forKey: .decider))
   }

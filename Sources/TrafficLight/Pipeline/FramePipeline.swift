@@ -39,12 +39,12 @@ public struct FramePipeline: Sendable {
         let (r, g, b) = blur.pixel(x: x, y: y, in: image, region: box)
         return (classifier.classify(r: r, g: g, b: b), PixelColor(r: r, g: g, b: b))
       }
-      return FrameResult(decision: profile.decider.decide(samples, on: grid), region: area)
+      return FrameResult(decision: profile.decide(samples, on: grid), region: area)
     }
     let blurred = blur.apply(to: box == whole ? image : image.cropped(to: box))
     let samples = grid.sample(blurred: blurred, classifier: classifier)
     return FrameResult(
-      decision: profile.decider.decide(samples, on: grid), region: area,
+      decision: profile.decide(samples, on: grid), region: area,
       map: keepingMap ? classifier.classify(blurred) : nil)
   }
 

@@ -62,7 +62,7 @@ public struct Calibrator: Sendable {
     var confusion = Confusion()
     for (index, frame) in set.frames.enumerated() where selected(index) {
       let samples = profile.grid.sample(blurred: frame.blurred, classifier: classifier)
-      confusion.add(truth: frame.truth, read: profile.decider.decide(samples, on: profile.grid).color)
+      confusion.add(truth: frame.truth, read: profile.decide(samples, on: profile.grid).color)
     }
     return confusion
   }

@@ -24,6 +24,40 @@ public struct Evaluator: Sendable {
     public var misses: [Miss] = []
     /// The images that could not be read (they count as read `unknown`), in input order.
     public var failures: [(image: LabelledImage, error: InputError)] = []
+    /// Each image's label, the colour read and its confidence, in input order.
+    public var outcomes: [Outcome] = []
+
+    /// One image's label and reading.
+    public struct Outcome: Sendable, Equatable {
+      public let truth: SignalColor
+      public let read: SignalColor
+      public let confidence: Double
+    }
+
+    /// What a confidence threshold would give: the readings below it answered `unknown`.
+    public struct Coverage: Sendable, Equatable {
+      public let minimumConfidence: Double
+      /// The share of the lit lights (labelled red, yellow or green) answered with a colour.
+      public let answered: Double
+      /// The share of those answers that are right; 1 when none is given.
+      public let accuracy: Double
+      public let redCalledGreen: Int
+    }
+
+    /// Accuracy against coverage: for each threshold, what answering only readings at least
+    /// that confident gives.
+    public func coverage(at thresholds: [Double]) -> [Coverage] {
+      let lit = outcomes.filter { $0.truth != .unknown }
+      return thresholds.map { threshold in
+        let answered = lit.filter { $0.read != .unknown && $0.confidence >= threshold }
+        let right = answered.filter { $0.read == $0.truth }.count
+        return Coverage(
+          minimumConfidence: threshold,
+          answered: lit.isEmpty ? 0 : Double(answered.count) / Double(lit.count),
+          accuracy: answered.isEmpty ? 1 : Double(right) / Double(answered.count),
+          redCalledGreen: answered.filter { $0.truth == .red && $0.read == .green }.count)
+      }
+    }
 
     public init() {}
 
@@ -31,6 +65,8 @@ public struct Evaluator: Sendable {
     public mutating func add(_ image: LabelledImage, _ reading: ImageReading) {
       let read = reading.frameColor
       confusion.add(truth: image.truth, read: read)
+      outcomes.append(
+        Outcome(truth: image.truth, read: read, confidence: reading.primary?.result.decision.confidence ?? 0))
       var failure: InputError? = nil
       if case .failure(let error) = reading.outcome {
         failure = error

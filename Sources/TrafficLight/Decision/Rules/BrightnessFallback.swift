@@ -24,15 +24,19 @@ public struct BrightnessFallback: CascadeRule, Hashable {
     TuningAxis("floor", [0.3, 0.5, 0.7], \.floor),
   ]
 
-  public func revise(_ current: SignalColor, _ context: CascadeContext) -> SignalColor? {
-    guard current == .unknown, let lit = litThird(context.samples) else { return nil }
-    return context.lamp(inThird: lit)
+  /// Brightness without hue is weak evidence: the confidence is at most a half, reached
+  /// when the lit third's median beats the next by a quarter of full scale.
+  public func revise(_ current: SignalColor, _ context: CascadeContext) -> CascadeRevision? {
+    guard current == .unknown, let lit = litThird(context.samples),
+      let lamp = context.lamp(inThird: lit.third)
+    else { return nil }
+    return CascadeRevision(lamp, confidence: 0.5 * min(1, lit.lead / 0.25))
   }
 
   /// The third whose centre-line points have the brightest median, by more than `margin`
-  /// and above `floor`, or `nil`. (For an even count, the median is the mean of the middle
-  /// two.)
-  func litThird(_ samples: [SamplePoint]) -> Int? {
+  /// and above `floor`, with its lead over the next (in 0...1 of value), or `nil`. (For an
+  /// even count, the median is the mean of the middle two.)
+  func litThird(_ samples: [SamplePoint]) -> (third: Int, lead: Double)? {
     var values: [[Int]] = [[], [], []]
     for sample in samples where sample.onCentreLine && values.indices.contains(sample.third) {
       values[sample.third].append(Int(sample.value))
@@ -45,7 +49,7 @@ public struct BrightnessFallback: CascadeRule, Hashable {
     let ranked = medians.indices.sorted { medians[$0] > medians[$1] }
     let (top, second) = (medians[ranked[0]], medians[ranked[1]])
     guard top - second > margin, top > floor else { return nil }
-    return ranked[0]
+    return (ranked[0], top - second)
   }
 
   public var problem: String? {

@@ -49,15 +49,23 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
     TuningAxis("points", [2, 3, 4, 5, 6], get: { Double($0.points) }, set: { $0.points = Int($1) }),
   ]
 
-  public func revise(_ current: SignalColor, _ context: CascadeContext) -> SignalColor? {
-    current == .unknown && isLit(context) ? color : nil
+  /// A faint tint is weaker evidence than a coloured point: the confidence is at most a
+  /// half, reached at twice `points` faint points.
+  public func revise(_ current: SignalColor, _ context: CascadeContext) -> CascadeRevision? {
+    guard current == .unknown else { return nil }
+    let faint = faintPoints(context)
+    guard faint >= points else { return nil }
+    return CascadeRevision(color, confidence: 0.5 * min(1, Double(faint) / Double(2 * points)))
   }
 
   /// Whether at least `points` of the samples are faint `color` points in `color`'s place,
   /// and no point in red's place is vetoing.
+  func isLit(_ context: CascadeContext) -> Bool { faintPoints(context) >= points }
+
+  /// The faint `color` points in `color`'s place; 0 when a point in red's place vetoes.
   ///
   /// Complexity: O(samples).
-  func isLit(_ context: CascadeContext) -> Bool {
+  func faintPoints(_ context: CascadeContext) -> Int {
     let veto = redVeto.map {
       Tint(
         lower: $0.lower, upper: $0.upper, saturationFloor: $0.saturationFloor ?? saturationFloor,
@@ -68,9 +76,9 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
       let lamp = context.lamp(inThird: sample.third)
       let saturation = sample.color.saturation
       if lamp == color, admits(sample.color, saturation: saturation) { count += 1 }
-      if lamp == .red, let veto, veto.admits(sample.color, saturation: saturation) { return false }
+      if lamp == .red, let veto, veto.admits(sample.color, saturation: saturation) { return 0 }
     }
-    return count >= points
+    return count
   }
 
   public var problem: String? {

@@ -38,11 +38,14 @@ public struct WarmSplit: CascadeRule, Hashable, TintWindow {
     TuningAxis("saturationFloor", [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4], \.saturationFloor),
   ]
 
-  public func revise(_ current: SignalColor, _ context: CascadeContext) -> SignalColor? {
+  /// The split's confidence is the vote's in red and yellow together: it tells the two
+  /// apart by hue, not by count.
+  public func revise(_ current: SignalColor, _ context: CascadeContext) -> CascadeRevision? {
     guard current == .red || current == .yellow else { return nil }
     let other: SignalColor = current == .red ? .yellow : .red
     let positionSettles = context.atTheirLamp.contains(current) && !context.atTheirLamp.contains(other)
-    return positionSettles ? nil : decide(context.samples)
+    guard !positionSettles, let split = decide(context.samples) else { return nil }
+    return CascadeRevision(split, confidence: context.voteConfidence(for: [.red, .yellow]))
   }
 
   /// The colour the most saturated warm point of `samples` names (the first such point

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TrafficLightKernels
+
+@testable import TrafficLight
+
+/// How sure a reading is, the threshold below which it is `unknown`, and accuracy against
+/// coverage.
+@Suite struct ConfidenceTests {
+  /// Seven points down one column, the classes given row by row (rows 1...7 of 8), bright.
+  static func column(_ classes: [PixelClass]) -> (Int, Int) -> (PixelClass, PixelColor) {
+    { _, y in (y >= 1 && y <= classes.count ? classes[y - 1] : .none, PixelColor(gray: 200)) }
+  }
+
+  @Test func vote_confidence_isTheWinnersShare_timesHowMuchOfALampItCovers() {
+    let seed = GridAndCascade()
+    let allRed = seed.sample(width: 1, height: 8, probe: Self.column(Array(repeating: .red, count: 7)))
+    #expect(allRed.color == .red && allRed.confidence == 1)
+    let mixed = seed.sample(
+      width: 1, height: 8, probe: Self.column([.red, .red, .red, .red, .red, .green, .green]))
+    #expect(mixed.color == .red && abs(mixed.confidence - 5.0 / 7) < 1e-12)
+    let none = seed.sample(width: 1, height: 8, probe: Self.column(Array(repeating: .none, count: 7)))
+    #expect(none.color == .unknown && none.confidence == 0)
+    // On 9 x 9 points a lamp covers about nine: three red points are a third of one.
+    let grid = SampleGrid(points: 9, columns: 9)
+    let samples = grid.sample(width: 90, height: 90) { x, y in
+      (y < 30 && x > 40 && x < 55 ? .red : .none, PixelColor(gray: 200))
+    }
+    #expect(samples.filter { $0.pixelClass == .red }.count == 6)
+    let partial = CascadeDecider().decide(samples, on: grid)
+    #expect(partial.color == .red && abs(partial.confidence - 6.0 / 9) < 1e-12)
+  }
+
+  @Test func rulesWithoutAColouredPoint_sayAtMostAHalf() {
+    // A bright top third and dark rest: the brightness fallback reads red.
+    let fallback = GridAndCascade(points: 9, brightnessFallback: BrightnessFallback(margin: 0, floor: 0.3))
+    let lit = fallback.sample(width: 1, height: 10) { _, y in (.none, PixelColor(gray: y <= 3 ? 250 : 40)) }
+    #expect(lit.color == .red && lit.decidedBy == "brightnessFallback" && lit.confidence == 0.5)
+    let dim = fallback.sample(width: 1, height: 10) { _, y in (.none, PixelColor(gray: y <= 3 ? 120 : 100)) }
+    // A lead of 20 levels is 0.078 of full scale: under a third of the quarter a half needs.
+    #expect(dim.color == .red && abs(dim.confidence - 0.5 * (20.0 / 255) / 0.25) < 1e-12)
+  }
+
+  @Test func minimumConfidence_answersUnknown_belowIt_andSaysWhy() throws {
+    var profile = Profile.seed
+    profile.minimumConfidence = 0.6
+    let sure = Self.column([.red, .red, .red, .red, .red, .green, .green])
+    let unsure = Self.column([.red, .red, .red, .red, .green, .green, .green])
+    let grid = profile.grid
+    let kept = profile.decide(grid.sample(width: 1, height: 8, probe: sure), on: grid)
+    #expect(kept.color == .red && kept.decidedBy == FrameDecision.vote)
+    let dropped = profile.decide(grid.sample(width: 1, height: 8, probe: unsure), on: grid)
+    #expect(dropped.color == .unknown && dropped.decidedBy == FrameDecision.lowConfidence)
+    #expect(abs(dropped.confidence - 4.0 / 7) < 1e-12)
+    // Data, not code: it travels in the profile's JSON, and is checked.
+    #expect(try Profile.decode(profile.json(), path: "p.json") == profile)
+    #expect(!String(decoding: Profile.seed.json(), as: UTF8.self).contains("minimumConfidence"))
+    profile.minimumConfidence = 1.5
+    #expect(profile.problem == "minimumConfidence must be between 0 and 1, not 1.5")
+  }
+
+  @Test func coverage_answersOnlyConfidentReadings() {
+    var report = Evaluator.Report()
+    let outcomes: [(SignalColor, SignalColor, Double)] = [
+      (.red, .red, 0.9), (.red, .green, 0.3), (.green, .green, 0.6), (.yellow, .unknown, 0),
+      (.unknown, .red, 0.8),
+    ]
+    report.outcomes = outcomes.map { Evaluator.Report.Outcome(truth: $0.0, read: $0.1, confidence: $0.2) }
+    let points = report.coverage(at: [0, 0.5, 0.95])
+    #expect(points.map(\.answered) == [0.75, 0.5, 0])
+    #expect(points.map(\.accuracy) == [2.0 / 3, 1, 1])
+    #expect(points.map(\.redCalledGreen) == [1, 0, 0])
+  }
+}
