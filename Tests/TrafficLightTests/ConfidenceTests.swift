@@ -72,3 +72,35 @@ import TrafficLightKernels
     #expect(points.map(\.redCalledGreen) == [1, 0, 0])
   }
 }
+
+@Suite struct RedVetoesGreenTests {
+  /// Nine points down one column: the classes given row by row (rows 1...9 of 10), bright.
+  static func column(_ classes: [PixelClass]) -> (Int, Int) -> (PixelClass, PixelColor) {
+    { _, y in (y >= 1 && y <= classes.count ? classes[y - 1] : .none, PixelColor(gray: 200)) }
+  }
+
+  @Test func greenWithARedPoint_isUnknown_andOtherAnswersStand() {
+    let grid = SampleGrid(points: 9)
+    let vetoing = CascadeDecider(rules: [RedVetoesGreen()])
+    let plain = CascadeDecider()
+    let mostlyGreen = Self.column([.red, .none, .none, .none, .none, .none, .green, .green, .green])
+    let samples = grid.sample(width: 1, height: 10, probe: mostlyGreen)
+    #expect(plain.decide(samples, on: grid).color == .green)
+    let vetoed = vetoing.decide(samples, on: grid)
+    #expect(vetoed.color == .unknown && vetoed.decidedBy == "redVetoesGreen" && vetoed.confidence == 0)
+    let onlyGreen = grid.sample(
+      width: 1, height: 10,
+      probe: Self.column([.none, .none, .none, .none, .none, .none, .green, .green, .green]))
+    #expect(vetoing.decide(onlyGreen, on: grid).color == .green)
+    let redAndYellow = grid.sample(
+      width: 1, height: 10,
+      probe: Self.column([.red, .red, .red, .yellow, .none, .none, .none, .none, .none]))
+    #expect(vetoing.decide(redAndYellow, on: grid).color == .red)
+  }
+
+  @Test func theDefaultProfile_neverAnswersGreen_withARedPointVoting() throws {
+    let cascade = try #require(Profile.default.decider as? CascadeDecider)
+    #expect(cascade.rule(RedVetoesGreen.self) != nil)
+    #expect(cascade.activeRules.last is RedVetoesGreen)
+  }
+}

@@ -134,7 +134,9 @@ import TrafficLightTestSupport
     #expect(decoded == Profile.default)
     let cascade = try #require(decoded.decider as? CascadeDecider)
     #expect(
-      cascade.activeRules.map { type(of: $0).kind } == ["warmSplit", "faintLamp", "brightnessFallback"])
+      cascade.activeRules.map { type(of: $0).kind } == [
+        "warmSplit", "faintLamp", "brightnessFallback", "redVetoesGreen",
+      ])
     let seedJSON = String(decoding: Profile.seed.json(), as: UTF8.self)
     #expect(
       !seedJSON.contains("warmSplit") && !seedJSON.contains("faintLamp") && seedJSON.contains("cascade"))

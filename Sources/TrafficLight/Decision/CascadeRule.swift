@@ -83,7 +83,9 @@ extension CascadeRule {
 /// The rules a cascade may list.
 public enum CascadeRules {
   /// Every rule kind, by the name JSON gives it, in the order the calibrator walks their axes.
-  public static let kinds: [any CascadeRule.Type] = [BrightnessFallback.self, WarmSplit.self, FaintLamp.self]
+  public static let kinds: [any CascadeRule.Type] = [
+    BrightnessFallback.self, WarmSplit.self, FaintLamp.self, RedVetoesGreen.self,
+  ]
 }
 
 extension CascadeRules {

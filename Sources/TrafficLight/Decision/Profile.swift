@@ -79,16 +79,17 @@ public struct Profile: Sendable, Equatable, Codable {
       saturationFloor: 0.15, valueFloor: 0.4,
       green: HueRange(110, 195, saturationFloor: 0.15),
       yellow: HueRange(25, 75, saturationFloor: 0.4),
-      red: HueRange(330, 25, saturationFloor: 0.2)),
+      red: HueRange(335, 25, saturationFloor: 0.2)),
     grid: SampleGrid(points: 9, columns: 9),
     decider: CascadeDecider(
       positionWeight: 1.5, relativeBrightness: 0.3,
       rules: [
-        WarmSplit(hue: 4, lower: 330, upper: 75, saturationFloor: 0.1, valueFloor: 0.4),
+        WarmSplit(hue: 4, lower: 335, upper: 75, saturationFloor: 0.1, valueFloor: 0.4),
         FaintLamp(
           color: .green, lower: 110, upper: 195, saturationFloor: 0.03, valueFloor: 0.4, points: 2,
-          redVeto: HueRange(330, 25)),
+          redVeto: HueRange(335, 25)),
         BrightnessFallback(margin: 0, floor: 0.3),
+        RedVetoesGreen(),
       ]))
 
   public static let builtIn: [Profile] = [.seed, .default]
