@@ -76,19 +76,19 @@ public struct Profile: Sendable, Equatable, Codable {
   public static let `default` = Profile(
     name: "default", sigma: 2,
     thresholds: HSVThresholds(
-      saturationFloor: 0.15, valueFloor: 0.4,
-      green: HueRange(110, 195, saturationFloor: 0.15),
-      yellow: HueRange(25, 75, saturationFloor: 0.4),
-      red: HueRange(335, 25, saturationFloor: 0.2)),
+      saturationFloor: 0.3, valueFloor: 0.4,
+      green: HueRange(120, 205, saturationFloor: 0.3),
+      yellow: HueRange(5, 90, saturationFloor: 0.4),
+      red: HueRange(330, 5, saturationFloor: 0.3)),
     grid: SampleGrid(points: 9, columns: 9),
     decider: CascadeDecider(
-      positionWeight: 1.5, relativeBrightness: 0.3,
+      positionWeight: 1.5, relativeBrightness: 0,
       rules: [
-        WarmSplit(hue: 4, lower: 335, upper: 75, saturationFloor: 0.1, valueFloor: 0.4),
+        WarmSplit(hue: 8, lower: 330, upper: 90, saturationFloor: 0.25, valueFloor: 0.4),
         FaintLamp(
-          color: .green, lower: 110, upper: 195, saturationFloor: 0.03, valueFloor: 0.4, points: 2,
-          redVeto: HueRange(335, 25)),
-        BrightnessFallback(margin: 0, floor: 0.3),
+          color: .green, lower: 120, upper: 205, saturationFloor: 0.1, valueFloor: 0.4, points: 3,
+          redVeto: HueRange(330, 5)),
+        BrightnessFallback(margin: 0, floor: 0.7),
         RedVetoesGreen(),
       ]))
 

@@ -10,9 +10,10 @@ import TrafficLightKernels
 /// thresholds (a rule's hue window) follow them (`Profile.tied`). The search is coordinate
 /// descent over each axis's grid, from the starting profile and from a few deterministic
 /// random starts, keeping the best. The score is the mean over the labelled sets of
-/// `(correct - redCalledGreenPenalty * red lights read green) / labelled images`, so a
-/// small set counts as much as a large one and a red light read green costs as much as
-/// `redCalledGreenPenalty` other mistakes.
+/// `(images read as their label - redCalledGreenPenalty * red lights read green) / images`,
+/// every label counted, `unknown` included (a dark light or a crop with no light must read
+/// `unknown`), so a small set counts as much as a large one and a red light read green costs
+/// as much as `redCalledGreenPenalty` other mistakes.
 public struct Calibrator: Sendable {
   /// One labelled set, decoded and blurred.
   public struct PreparedSet: Sendable {
@@ -69,10 +70,11 @@ public struct Calibrator: Sendable {
 
   /// The score the search maximises (see the type's summary).
   public func score(_ confusions: [Confusion]) -> Double {
-    let used = confusions.filter { $0.labelled > 0 }
+    let used = confusions.filter { $0.total > 0 }
     guard !used.isEmpty else { return 0 }
     return used.reduce(0) { total, c in
-      total + (Double(c.correct) - redCalledGreenPenalty * Double(c.redCalledGreen)) / Double(c.labelled)
+      let agreed = Double(c.correct + c.count(truth: .unknown, read: .unknown))
+      return total + (agreed - redCalledGreenPenalty * Double(c.redCalledGreen)) / Double(c.total)
     } / Double(used.count)
   }
 
