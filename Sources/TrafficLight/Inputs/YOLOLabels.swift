@@ -65,11 +65,14 @@ public enum YOLOLabels {
     return try parse(text, path: path)
   }
 
-  /// The boxes in `text`; `path` names the file in errors. Blank lines are ignored; a sixth
-  /// field (a detector's confidence) is allowed and ignored.
+  /// The boxes in `text`; `path` names the file in errors. Lines end with LF, CRLF or CR
+  /// (Swift reads CRLF as one character, which a split on LF alone never splits); blank
+  /// lines are ignored; a sixth field (a detector's confidence) is allowed and ignored.
   public static func parse(_ text: String, path: String) throws(LabelError) -> [LabelBox] {
     var boxes: [LabelBox] = []
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+      .enumerated()
+    {
       let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
       if fields.isEmpty { continue }
       guard fields.count == 5 || fields.count == 6 else {
