@@ -17,10 +17,12 @@ enum ImageCommand {
       --profile NAME|FILE      seed (the article's thresholds), default (the project's
                                best), or a JSON profile file (default: default)
       --sigma S                blur sigma in pixels, 0 for none (default: the profile's)
-      --points N               points sampled along the light (default: the profile's, 7)
+      --points N               rows of points along the light (default: the profile's:
+                               7 for seed, 9 rows of 9 for default)
       --orientation vertical|horizontal
-                               sample the centre column (vertical lights) or the centre
-                               row (horizontal lights) (default: the profile's)
+                               the way the lamps run: the rows of points go down the
+                               light (vertical) or across it (horizontal, lamps side by
+                               side) (default: the profile's)
       --roi X,Y,W,H            read only this rectangle of each image, in pixels (clipped)
       --labels DIR             YOLO boxes (class cx cy w h, normalised) in DIR/NAME.txt for
                                image NAME.jpg; each box of the chosen class is read

@@ -146,3 +146,27 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
     #expect(try traffic("sequence", "README.md").stderr == "Error: README.md is not a folder\n" + usage)
   }
 }
+
+@Suite struct SequenceOptionTests {
+  /// Every --fps outside one range gets one message: 0, a negative rate and a rate so small
+  /// that times overflow (1e-18 trapped in the timeline; 1e-320 printed "time":inf).
+  @Test(arguments: ["0", "-1", "1e-18", "1e-320", "2000000", "nan"])
+  func fps_outOfRange_isOneClearUsageError(fps: String) throws {
+    let run = try traffic([
+      "sequence", "--fps", fps, "--timeline", "/tmp/never.svg", "SampleFrames/carpark-sequence",
+    ])
+    #expect(run.status == 64)
+    #expect(run.stderr.hasPrefix("Error: --fps must be a number from 0.001 to 1000000, not '\(fps)'"))
+  }
+
+  @Test func fps_slowestAllowed_timesEveryChange() throws {
+    let folder = try temporaryFolder()
+    let timeline = folder + "/t.svg"
+    let run = try traffic(
+      "sequence", "--profile", "default", "--format", "jsonl", "--events", "--fps", "0.001", "--timeline",
+      timeline, "SampleFrames/carpark-sequence")
+    #expect(run.status == 0)
+    #expect(!run.stdout.contains("inf"))
+    #expect(FileManager.default.fileExists(atPath: timeline))
+  }
+}
