@@ -195,6 +195,13 @@ enum ImageCommand {
       if let damage = reading.damage {
         console.err("Note: \(reading.path): damaged data accepted (--lenient): \(damage)")
       }
+      if let roi = options.roi, case .success(let regions) = reading.outcome,
+        regions.first?.result.region == nil
+      {
+        console.err(
+          "Note: \(reading.path): --roi \(ReportFormatter.describe(roi)) lies outside the image: read as unknown"
+        )
+      }
       for problem in problems {
         console.err("Error: \(problem)")
         failed = true

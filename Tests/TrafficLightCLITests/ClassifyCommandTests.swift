@@ -146,6 +146,14 @@ import TrafficLightTestSupport
       "classify", "--profile", "seed", "--format", "csv", "--roi", "60,-20,30,200", folder)
     #expect(right.stdout.split(separator: "\n").last == "\(folder)/frame.png,60,0,30,90,green,1.00,0,0,2,")
     #expect(try traffic("classify", "--roi", "1,2,3", folder).status == 64)
+    // Wholly outside: unknown, and said.
+    let outside = try traffic(
+      "classify", "--profile", "seed", "--format", "csv", "--roi", "500,0,30,90", folder)
+    #expect(outside.status == 0)
+    #expect(outside.stdout.split(separator: "\n").last == "\(folder)/frame.png,,,,,unknown,0.00,0,0,0,")
+    #expect(
+      outside.stderr
+        == "Note: \(folder)/frame.png: --roi 500,0,30,90 lies outside the image: read as unknown\n")
   }
 
   @Test func classify_turnsPhonePhotos_byTheirExifOrientation() throws {
