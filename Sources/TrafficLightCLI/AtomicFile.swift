@@ -16,20 +16,33 @@ final class AtomicFile {
   /// Whether the destination is written directly (it is not a regular file).
   private let inPlace: Bool
 
+  /// The non-regular destinations written in place.
+  static let streams: Set<String> = ["/dev/stdout", "/dev/stderr", "/dev/null", "/dev/fd/1", "/dev/fd/2"]
+
   /// Creates the temporary file.
   ///
   /// - Throws: `CommandError` naming `path` when the folder cannot take the file.
   init(path: String) throws(CommandError) {
     self.path = path
-    // A destination that exists and is not a regular file (/dev/null, a FIFO, a terminal)
-    // is written in place: renaming over it would replace the device or pipe.
+    // A destination that exists and is not a regular file is written in place (renaming
+    // over it would replace the device), but only standard output, standard error and
+    // /dev/null: a FIFO with no reader would block the run forever, and another device is
+    // no place for results. Opened without blocking, in any case.
     var status = stat()
     if stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG {
       guard status.st_mode & S_IFMT != S_IFDIR else {
         throw CommandError.io("cannot write \(path): is a folder")
       }
+      guard Self.streams.contains(path) else {
+        throw CommandError.io(
+          "cannot write \(path): not a regular file (a FIFO or device; use a file, or /dev/stdout)")
+      }
       temporaryPath = path
-      descriptor = open(path, O_WRONLY | O_CLOEXEC)
+      descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+      if descriptor >= 0 {
+        // Writes block as usual from here: only the open must not wait.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+      }
       guard descriptor >= 0 else {
         throw CommandError.io("cannot write \(path): \(String(cString: strerror(errno)))")
       }

@@ -243,7 +243,8 @@ enum ImageCommand {
         console.out(event.closed)
       }
       progress.update(done: index + 1)
-      return !stopped
+      // A reader that went away, or an output that cannot be written, ends the run.
+      return !stopped && !console.outputClosed && console.outputError == nil
     }
     progress.finish()
 

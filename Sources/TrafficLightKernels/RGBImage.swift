@@ -133,11 +133,16 @@ public struct PixelRegion: Sendable, Equatable, Hashable, Codable {
   }
 
   /// This region clipped to an image of `width` x `height`; `nil` when nothing is left.
+  /// Any coordinates are safe: sums past `Int`'s range saturate.
   public func clipped(toWidth imageWidth: Int, height imageHeight: Int) -> PixelRegion? {
+    @inline(__always) func end(_ start: Int, _ size: Int) -> Int {
+      let (sum, overflow) = start.addingReportingOverflow(size)
+      return overflow ? (size > 0 ? Int.max : Int.min) : sum
+    }
     let left = max(x, 0)
     let top = max(y, 0)
-    let right = min(x + width, imageWidth)
-    let bottom = min(y + height, imageHeight)
+    let right = min(end(x, width), imageWidth)
+    let bottom = min(end(y, height), imageHeight)
     guard right > left, bottom > top else { return nil }
     return PixelRegion(x: left, y: top, width: right - left, height: bottom - top)
   }

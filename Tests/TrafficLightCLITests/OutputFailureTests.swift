@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import TrafficLight
+import TrafficLightKernels
+import TrafficLightTestSupport
+
+/// Outputs that cannot take the results, and coordinates past any image: each is said, none
+/// hangs, crashes or loses results silently.
+@Suite struct OutputFailureTests {
+  /// Runs `command` in /bin/sh in the package root, with the built tool as `$TL`.
+  static func shell(_ command: String) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    process.currentDirectoryURL = CLIPaths.packageRoot
+    process.environment = ["TL": CLIPaths.binary.path, "PATH": "/usr/bin:/bin"]
+    let folder = try temporaryFolder()
+    let err = folder + "/stderr"
+    _ = FileManager.default.createFile(atPath: err, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+    process.standardError = handle
+    process.standardOutput = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try handle.close()
+    return Run(
+      status: process.terminationStatus, stdout: "", stderr: try String(contentsOfFile: err, encoding: .utf8))
+  }
+
+  @Test func stdoutThatCannotBeWritten_isAnError_exitOne() throws {
+    let full = try Self.shell(#""$TL" classify --format jsonl SampleFrames/stills > /dev/full"#)
+    #expect(full.status == 1)
+    #expect(full.stderr.hasSuffix("Error: cannot write standard output: No space left on device\n"))
+    let closed = try Self.shell(#""$TL" classify --format jsonl SampleFrames/stills >&-"#)
+    #expect(closed.status == 1)
+    #expect(
+      closed.stderr.hasSuffix("Error: cannot write standard output: it was closed when the run began\n"))
+  }
+
+  @Test func aReaderThatStops_endsTheRunQuietly() throws {
+    let run = try Self.shell(#""$TL" classify --format jsonl SampleFrames | head -c 10 > /dev/null"#)
+    #expect(run.status == 0)
+    #expect(!run.stderr.contains("Error"))
+  }
+
+  @Test func aFifoOrDevice_isRefusedAsAnOutput_withoutWaiting() throws {
+    let folder = try temporaryFolder()
+    let fifo = folder + "/results.fifo"
+    #expect(mkfifo(fifo, 0o644) == 0)
+    for option in ["-o", "--timeline"] {
+      let command: [String] =
+        option == "-o"
+        ? ["classify", "-o", fifo, "SampleFrames/stills/red"]
+        : ["sequence", "--timeline", fifo, "SampleFrames/stills/red"]
+      let run = try traffic(command, timeout: 30)
+      #expect(run.status == 1, "\(option)")
+      #expect(run.stderr.contains("cannot write \(fifo): not a regular file"), "\(option): \(run.stderr)")
+    }
+    #expect(try traffic("classify", "-o", "/dev/null", "SampleFrames/stills/red").status == 0)
+  }
+
+  @Test(arguments: [
+    "9223372036854775807,0,10,10", "0,9223372036854775807,10,10", "-9223372036854775808,0,10,10",
+  ])
+  func roiPastAnyImage_readsUnknown_andSaysSo(roi: String) throws {
+    let run = try traffic("classify", "--format", "jsonl", "--roi", roi, "SampleFrames/stills/red")
+    #expect(run.status == 0)
+    #expect(run.stdout.split(separator: "\n").allSatisfy { $0.contains(#""color":"unknown""#) })
+    #expect(run.stderr.contains("lies outside the image"))
+  }
+
+  @Test func roiLargerThanAnyImage_isClippedToIt() throws {
+    let run = try traffic(
+      "classify", "--format", "jsonl", "--profile", "seed", "--roi",
+      "0,0,9223372036854775807,9223372036854775807",
+      "SampleFrames/stills/red")
+    let whole = try traffic("classify", "--format", "jsonl", "--profile", "seed", "SampleFrames/stills/red")
+    #expect(run.status == 0)
+    let colours = { (text: String) in text.split(separator: "\n").map { $0.contains(#""color":"red""#) } }
+    #expect(colours(run.stdout) == colours(whole.stdout))
+    #expect(
+      PixelRegion(x: 5, y: 5, width: .max, height: .max).clipped(toWidth: 20, height: 10)
+        == PixelRegion(x: 5, y: 5, width: 15, height: 5))
+  }
+}
