@@ -44,8 +44,10 @@ struct Console {
   /// a closed descriptor): the run ends with this error and exit 1.
   private(set) var outputError: String?
 
+  /// Writes a note or an error on stderr; control characters other than line breaks (file
+  /// names can hold any) are shown escaped (`terminalSafe`).
   mutating func err(_ line: String) {
-    _ = Self.write(Array((line + "\n").utf8), to: STDERR_FILENO)
+    _ = Self.write(Array((terminalSafe(line, keeping: ["\n"]) + "\n").utf8), to: STDERR_FILENO)
   }
 
   mutating func flush() {

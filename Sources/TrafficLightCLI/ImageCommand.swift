@@ -160,7 +160,7 @@ enum ImageCommand {
     let isSequence = command == .sequence
     let formatter = ReportFormatter(
       format: options.format, isSequence: isSequence, showsRecordings: isSequence && operands.count > 1,
-      pathWidth: images.reduce(4) { max($0, $1.count) }, showsRegions: regions != .wholeImage)
+      pathWidth: images.reduce(4) { max($0, terminalSafe($1).count) }, showsRegions: regions != .wholeImage)
     if let header = formatter.header { console.out(header) }
 
     var failed = false

@@ -72,6 +72,29 @@ struct JSONLine {
   }
 }
 
+/// `text` safe to show on a terminal: control characters (C0 but `keeping`, DEL, C1) become
+/// `\xNN` (`\u{NNNN}` for C1), so a file name cannot move the cursor, retitle the window or
+/// break a line of a table.
+func terminalSafe(_ text: String, keeping kept: Set<Unicode.Scalar> = []) -> String {
+  guard text.unicodeScalars.contains(where: { isControl($0) && !kept.contains($0) }) else { return text }
+  var out = ""
+  for scalar in text.unicodeScalars {
+    if isControl(scalar) && !kept.contains(scalar) {
+      out +=
+        scalar.value < 0x100 && scalar.value < 0x80
+        ? "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+        : "\\u{" + String(scalar.value, radix: 16) + "}"
+    } else {
+      out.unicodeScalars.append(scalar)
+    }
+  }
+  return out
+}
+
+private func isControl(_ scalar: Unicode.Scalar) -> Bool {
+  scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
+}
+
 /// Pads `text` on the right to `width` characters.
 func padded(_ text: String, to width: Int) -> String {
   text.count >= width ? text : text + String(repeating: " ", count: width - text.count)

@@ -102,7 +102,7 @@ struct ReportFormatter {
       switch column {
       case .recording: nil
       case .frame: padded(row.frame.map(String.init) ?? "", to: 5)
-      case .path: padded(row.path, to: pathWidth)
+      case .path: padded(terminalSafe(row.path), to: pathWidth)
       case .region: showsRegions ? padded(row.region.map(Self.describe) ?? "-", to: Self.regionWidth) : nil
       case .color: padded(row.color?.rawValue ?? "error", to: 7)
       case .smoothed: padded(row.smoothed?.rawValue ?? "", to: 8)

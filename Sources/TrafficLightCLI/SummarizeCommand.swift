@@ -117,7 +117,7 @@ enum SummarizeCommand {
       case .text:
         let cells = [tally.frames] + counts
         console.out(
-          padded(name, to: max(9, names.map(\.count).max() ?? 0)) + "  "
+          padded(terminalSafe(name), to: max(9, names.map { terminalSafe($0).count }.max() ?? 0)) + "  "
             + zip(cells, [6, 6, 6, 6, 7]).map { padded(String($0), to: $1) }.joined(separator: "  ") + "  "
             + padded(changes.map(String.init) ?? "-", to: 7) + "  " + String(tally.errors))
       }

@@ -84,3 +84,23 @@ import TrafficLightTestSupport
         == PixelRegion(x: 5, y: 5, width: 15, height: 5))
   }
 }
+
+@Suite struct TerminalSafetyTests {
+  /// A name that would retitle the terminal (OSC 0 ... BEL), return the carriage and ring the
+  /// bell: text and stderr show it escaped; jsonl keeps it exactly, JSON-escaped.
+  @Test func controlCharactersInNames_areEscapedInTextAndNotes() throws {
+    let folder = try temporaryFolder()
+    let name = "title\u{1B}]0;pwned\u{07}\r.png"
+    try writePNG(syntheticLight(lit: .red), to: folder + "/" + name)
+    try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/notes\u{1B}[2J.txt"))
+    let run = try traffic("classify", "--profile", "seed", folder)
+    #expect(run.status == 0)
+    for text in [run.stdout, run.stderr] {
+      #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(text)")
+    }
+    #expect(run.stdout.contains(#"title\x1b]0;pwned\x07\x0d.png"#))
+    #expect(run.stderr.contains(#"notes\x1b[2J.txt"#))
+    let json = try traffic("classify", "--profile", "seed", "--format", "jsonl", folder)
+    #expect(json.stdout.contains(#"title\u001b]0;pwned\u0007\r.png"#))
+  }
+}
