@@ -50,7 +50,14 @@ final class AtomicFile {
       return
     }
     inPlace = false
-    temporaryPath = path + ".partial-\(getpid())-\(AtomicFile.counter.next())"
+    // Beside the destination under a short name of its own (a destination name near the
+    // 255-byte limit still gets one), which names this host and process so that a later run
+    // can tell the leftovers of a killed one (`removeLeftovers`).
+    let folder = path.lastIndex(of: "/").map { String(path[...$0].dropLast()) } ?? ""
+    AtomicFile.removeLeftovers(in: path.contains("/") ? (folder.isEmpty ? "/" : folder) : ".")
+    temporaryPath =
+      (path.contains("/") ? folder + "/" : "") + AtomicFile.prefix
+      + "\(AtomicFile.host)-\(getpid())-\(AtomicFile.counter.next())"
     // Registered first, so no signal can fall between creating the file and registering it.
     InterruptCleanup.register(temporaryPath)
     descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -121,6 +128,43 @@ final class AtomicFile {
   }
 
   private static let counter = Counter()
+
+  /// How every temporary file's name begins.
+  static let prefix = ".traffic-light-partial-"
+
+  /// This host's name, with no '-' (the field separator) and no '/'.
+  static let host: String = {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+    let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let safe = name.map { $0 == "-" || $0 == "/" ? "_" : $0 }
+    return safe.isEmpty ? "localhost" : String(safe)
+  }()
+
+  nonisolated(unsafe) private static var swept = Set<String>()
+  nonisolated(unsafe) private static var sweepLock = pthread_mutex_t()
+
+  /// Removes, once per folder and run, the temporary files of runs on this host whose
+  /// process is gone (killed before it could remove them). Files of other hosts (a shared
+  /// folder) and of live processes are left alone.
+  static func removeLeftovers(in folder: String) {
+    pthread_mutex_lock(&sweepLock)
+    defer { pthread_mutex_unlock(&sweepLock) }
+    let key = folder
+    guard !swept.contains(key), let directory = opendir(key) else { return }
+    swept.insert(key)
+    defer { closedir(directory) }
+    let own = prefix + host + "-"
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard name.hasPrefix(own) else { continue }
+      let fields = name.dropFirst(own.count).split(separator: "-")
+      guard fields.count == 2, let pid = Int32(fields[0]), pid > 0, pid != getpid() else { continue }
+      if kill(pid, 0) == -1 && errno == ESRCH { unlink((key.hasSuffix("/") ? key : key + "/") + name) }
+    }
+  }
 
   private final class Counter: @unchecked Sendable {
     private var value = 0

@@ -155,6 +155,7 @@ enum ImageCommand {
       decoder: decoder, pipeline: FramePipeline(profile: profile), regions: regions,
       keepingMaps: options.mask != nil)
     let maskNames = options.mask.map { MaskNames.assign(images, in: $0) }
+    try refuseCollidingOutputs(options, maskNames: maskNames ?? [])
     // The one place the kind of run is decided: a sequence feeds each recording's frames
     // to a vote of its own.
     let isSequence = command == .sequence
@@ -349,6 +350,33 @@ enum ImageCommand {
       throw CommandError.io("--files-from: cannot read \(list)")
     }
     return PathList.parse(Array(data))
+  }
+
+  /// Refuses outputs that would land on one another: `--output` and `--timeline` on one
+  /// path, or either on a mask's name; one of them would be lost.
+  private static func refuseCollidingOutputs(_ options: CommandOptions, maskNames: [String])
+    throws(CommandError)
+  {
+    let output = options.output.map(absolute)
+    let timeline = options.timeline.map(absolute)
+    if let output, output == timeline {
+      throw CommandError("--output and --timeline are the same file, \(options.output!): one would be lost")
+    }
+    let masks = maskNames.map(absolute)
+    for (option, path) in [("--output", output), ("--timeline", timeline)] {
+      guard let path else { continue }
+      if masks.contains(where: {
+        path == $0 + ".png" || (path.hasPrefix($0 + "-box") && path.hasSuffix(".png"))
+      }) {
+        throw CommandError("\(option) \(path) is the name of a mask: one would be lost")
+      }
+    }
+  }
+
+  /// `path` made absolute against the current folder, with `.` and `..` resolved.
+  private static func absolute(_ path: String) -> String {
+    let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    return (full as NSString).standardizingPath
   }
 
   /// Refuses an `--output` or `--timeline` that is one of the inputs, and a `--mask` folder

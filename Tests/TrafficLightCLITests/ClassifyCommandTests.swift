@@ -269,7 +269,7 @@ import TrafficLightTestSupport
     let deadline = Date().addingTimeInterval(10)
     while Date() < deadline,
       !(try FileManager.default.contentsOfDirectory(atPath: folder)).contains(where: {
-        $0.contains(".partial-")
+        $0.hasPrefix(".traffic-light-partial-")
       })
     {
       usleep(1000)

@@ -104,3 +104,57 @@ import TrafficLightTestSupport
     #expect(json.stdout.contains(#"title\u001b]0;pwned\u0007\r.png"#))
   }
 }
+
+@Suite struct OutputFileTests {
+  static var host: String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    _ = gethostname(&buffer, 255)
+    let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return String(name.map { $0 == "-" || $0 == "/" ? "_" : $0 })
+  }
+
+  /// A name at the file system's 255-byte limit: the temporary file needs no longer one.
+  @Test func anOutputNamedNearTheLimit_isWritten() throws {
+    let folder = try temporaryFolder()
+    let output = folder + "/" + String(repeating: "r", count: 250) + ".csv"
+    let run = try traffic("classify", "--format", "csv", "-o", output, "SampleFrames/stills/red")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("path,"))
+  }
+
+  /// A killed run leaves its temporary file; the next run into that folder removes it, but
+  /// not one of a live process or of another host sharing the folder.
+  @Test func leftoversOfKilledRuns_areRemoved_othersKept() throws {
+    let folder = try temporaryFolder()
+    let dead = folder + "/.traffic-light-partial-\(Self.host)-99999999-1"
+    let live = folder + "/.traffic-light-partial-\(Self.host)-\(getpid())-1"
+    let elsewhere = folder + "/.traffic-light-partial-otherhost-99999999-1"
+    for path in [dead, live, elsewhere] {
+      _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+    }
+    let run = try traffic("classify", "-o", folder + "/results.txt", "SampleFrames/stills/red")
+    #expect(run.status == 0)
+    #expect(!FileManager.default.fileExists(atPath: dead))
+    #expect(FileManager.default.fileExists(atPath: live))
+    #expect(FileManager.default.fileExists(atPath: elsewhere))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        == [
+          (elsewhere as NSString).lastPathComponent, (live as NSString).lastPathComponent, "results.txt",
+        ].sorted())
+  }
+
+  @Test func outputsThatWouldLandOnOneAnother_areRefusedUpFront() throws {
+    let folder = try temporaryFolder()
+    let same = try traffic(
+      "sequence", "-o", folder + "/x.svg", "--timeline", folder + "/./x.svg", "SampleFrames/carpark-sequence")
+    #expect(same.status == 64)
+    #expect(same.stderr.hasPrefix("Error: --output and --timeline are the same file"))
+    let masks = folder + "/masks"
+    let onAMask = try traffic(
+      "classify", "--mask", masks, "-o", masks + "/real_400_2.mask.png", "SampleFrames/carpark-sequence")
+    #expect(onAMask.status == 64)
+    #expect(onAMask.stderr.contains("is the name of a mask"))
+    #expect(!FileManager.default.fileExists(atPath: masks + "/real_400_2.mask.png"))
+  }
+}
