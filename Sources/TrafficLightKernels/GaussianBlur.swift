@@ -386,7 +386,7 @@ public struct GaussianBlur: Sendable {
   /// the load ports nor the shuffle port then carry all twelve (BENCHMARKS.md has the
   /// timings). The multiply-adds are those of `horizontalPass`, in the same order, so every
   /// output is the same bit for bit.
-  @inline(__always)
+  @inline(never)
   static func horizontalPass13(
     _ padded: UnsafeMutablePointer<Float>, count: Int, weights w: UnsafePointer<Float>,
     into output: UnsafeMutablePointer<UInt8>

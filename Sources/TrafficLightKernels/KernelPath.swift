@@ -18,11 +18,15 @@ public enum KernelPath: String, Sendable, CaseIterable {
   public static let built: KernelPath = builtForHostCPU ? .hostTuned : .baseline
 }
 
-#if HOST_CPU
-  /// Whether this build targets the CPU it was built on. Multiply-adds are then one fused
-  /// instruction (`addingProduct`); otherwise a multiply and an add, which the baseline
-  /// target does in hardware where `addingProduct` would call a library routine.
-  let builtForHostCPU = true
-#else
-  let builtForHostCPU = false
-#endif
+/// Whether this build targets the CPU it was built on. Multiply-adds are then one fused
+/// instruction (`addingProduct`); otherwise a multiply and an add, which the baseline target
+/// does in hardware where `addingProduct` would call a library routine. A computed constant,
+/// not a stored global: inlined, it folds away, and no branch (nor a library call the
+/// register allocator must allow for) stays in the kernels' inner loops.
+@inline(__always) var builtForHostCPU: Bool {
+  #if HOST_CPU
+    true
+  #else
+    false
+  #endif
+}
