@@ -1,6 +1,7 @@
 // Per-stage timings of the pipeline, for people measuring the kernel.
 //
 //   swift run -c release PipelineBenchmarks [--json] [--filter TEXT] [--seconds S] [--profile NAME]
+//                                           [--kernel-path baseline|hostTuned]
 //   swift run -c release PipelineBenchmarks --write-frames DIR
 //
 // Stages: decode (libjpeg-turbo), blur (whole frame), classify (every pixel), blur+classify,
@@ -22,6 +23,9 @@ struct Options {
   var filter: String?
   var seconds = 1.0
   var profile = "default"
+  /// The kernel form the blur and classify rows run (`KernelPath`); the pipeline rows run
+  /// the build's own.
+  var kernelPath = KernelPath.built
   var writeFrames: String?
 
   static func parse(_ arguments: [String]) -> Options {
@@ -33,11 +37,18 @@ struct Options {
       case "--filter": options.filter = rest.popFirst()
       case "--seconds": options.seconds = rest.popFirst().flatMap(Double.init) ?? options.seconds
       case "--profile": options.profile = rest.popFirst() ?? options.profile
+      case "--kernel-path":
+        guard let path = rest.popFirst().flatMap(KernelPath.init(rawValue:)) else {
+          FileHandle.standardError.write(Data("Error: --kernel-path takes baseline or hostTuned\n".utf8))
+          exit(64)
+        }
+        options.kernelPath = path
       case "--write-frames": options.writeFrames = rest.popFirst()
       case "-h", "--help":
         print(
           """
           Usage: PipelineBenchmarks [--json] [--filter TEXT] [--seconds S] [--profile NAME]
+                                    [--kernel-path baseline|hostTuned]
                  PipelineBenchmarks --write-frames DIR   (the benchmark's frames as JPEG files)
           """)
         exit(0)
@@ -143,6 +154,8 @@ if let folder = options.writeFrames {
 
 let profile = try! Profile.named(options.profile)
 let pipeline = FramePipeline(profile: profile)
+let blur = GaussianBlur(sigma: profile.sigma, path: options.kernelPath)
+let classifier = HSVClassifier(thresholds: profile.thresholds, path: options.kernelPath)
 var fullPipeline = pipeline
 fullPipeline.usesFullFrame = true
 let decoder = ImageDecoder()
@@ -161,9 +174,9 @@ for (frame, jpeg) in zip(frames, jpegs) {
   let pixels = image.pixelCount
   let benchmarks: [(String, () -> Void)] = [
     ("decode", { blackHole(try! decoder.decode(jpeg).pixels) }),
-    ("blur", { blackHole(pipeline.blur.apply(to: image)) }),
-    ("classify", { blackHole(pipeline.classifier.classify(blurred)) }),
-    ("blur+classify", { blackHole(pipeline.classifier.classify(pipeline.blur.apply(to: image))) }),
+    ("blur", { blackHole(blur.apply(to: image)) }),
+    ("classify", { blackHole(classifier.classify(blurred)) }),
+    ("blur+classify", { blackHole(classifier.classify(blur.apply(to: image))) }),
     ("sample", { blackHole(profile.decide(profile.grid.sample(map), on: profile.grid)) }),
     ("frame, full blur", { blackHole(fullPipeline.classify(image)) }),
     ("frame (pipeline path)", { blackHole(pipeline.classify(image)) }),
@@ -191,7 +204,8 @@ if options.json {
   for r in results {
     let p50 = Double(r.percentile(50))
     let line: [String: Any] = [
-      "benchmark": r.name, "frame": r.frame, "pixels": r.pixels, "samples": r.samples.count,
+      "benchmark": r.name, "frame": r.frame, "kernelPath": options.kernelPath.rawValue, "pixels": r.pixels,
+      "samples": r.samples.count,
       "p0_ns": r.percentile(0), "p25_ns": r.percentile(25), "p50_ns": r.percentile(50),
       "p75_ns": r.percentile(75), "p90_ns": r.percentile(90), "p99_ns": r.percentile(99),
       "p100_ns": r.percentile(100), "ns_per_pixel": p50 / Double(r.pixels),
@@ -202,6 +216,9 @@ if options.json {
   }
 } else {
   func us(_ ns: UInt64) -> String { String(format: "%.1f", Double(ns) / 1000) }
+  print(
+    "blur and classify rows: kernel path \(options.kernelPath.rawValue) (this build's own: \(KernelPath.built.rawValue))"
+  )
   print(
     "benchmark (profile \(profile.name))".padding(toLength: 28, withPad: " ", startingAt: 0)
       + "frame       p0 (us)   p50 (us)   p90 (us)   p99 (us)  p100 (us)  ns/pixel    MP/s  samples")
