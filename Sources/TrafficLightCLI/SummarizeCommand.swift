@@ -96,9 +96,10 @@ enum SummarizeCommand {
     let names = tallies.keys.sorted { a, b in
       a == stills ? false : (b == stills ? true : NaturalOrder.precedes(a, b))
     }
+    let width = max(9, names.map { terminalSafe($0).count }.max() ?? 0)
     if format == .text {
       console.out(
-        padded("RECORDING", to: max(9, names.map(\.count).max() ?? 0))
+        padded("RECORDING", to: width)
           + "  FRAMES  RED     YELLOW  GREEN   UNKNOWN  CHANGES  ERRORS")
     }
     for name in names {
@@ -117,7 +118,7 @@ enum SummarizeCommand {
       case .text:
         let cells = [tally.frames] + counts
         console.out(
-          padded(terminalSafe(name), to: max(9, names.map { terminalSafe($0).count }.max() ?? 0)) + "  "
+          padded(terminalSafe(name), to: width) + "  "
             + zip(cells, [6, 6, 6, 6, 7]).map { padded(String($0), to: $1) }.joined(separator: "  ") + "  "
             + padded(changes.map(String.init) ?? "-", to: 7) + "  " + String(tally.errors))
       }

@@ -7,7 +7,7 @@ import TrafficLightKernels
 /// How sure a reading is, the threshold below which it is `unknown`, and accuracy against
 /// coverage.
 @Suite struct ConfidenceTests {
-  /// Seven points down one column, the classes given row by row (rows 1...7 of 8), bright.
+  /// Points down one column, the classes given row by row from row 1, bright.
   static func column(_ classes: [PixelClass]) -> (Int, Int) -> (PixelClass, PixelColor) {
     { _, y in (y >= 1 && y <= classes.count ? classes[y - 1] : .none, PixelColor(gray: 200)) }
   }
@@ -74,10 +74,8 @@ import TrafficLightKernels
 }
 
 @Suite struct RedVetoesGreenTests {
-  /// Nine points down one column: the classes given row by row (rows 1...9 of 10), bright.
-  static func column(_ classes: [PixelClass]) -> (Int, Int) -> (PixelClass, PixelColor) {
-    { _, y in (y >= 1 && y <= classes.count ? classes[y - 1] : .none, PixelColor(gray: 200)) }
-  }
+  /// Nine points down one column (rows 1...9 of 10), bright.
+  static let column = ConfidenceTests.column
 
   @Test func greenWithARedPoint_isUnknown_andOtherAnswersStand() {
     let grid = SampleGrid(points: 9)
