@@ -1,21 +1,9 @@
 // swift-tools-version:6.0
-import Foundation
 import PackageDescription
 
-// Release builds compile the hot loops for the CPU they are built on: the blur runs
-// several times faster with AVX2 or AVX-512 than with the baseline x86-64 target (see
-// BENCHMARKS.md). Set TRAFFIC_LIGHT_PORTABLE=1 to build for the baseline instead, for a binary
-// that must run on other machines, or to use this package as a dependency (which cannot
-// carry unsafe flags).
-let portable = ProcessInfo.processInfo.environment["TRAFFIC_LIGHT_PORTABLE"] != nil
-let hostCPU: [SwiftSetting] =
-  portable
-  ? []
-  : [
-    .unsafeFlags(["-target-cpu", "native"], .when(configuration: .release)),
-    .define("HOST_CPU", .when(configuration: .release)),
-  ]
-
+// No build flags: every target is built for its architecture's baseline, so that a package
+// depending on this one by version builds as it is. The blur and the classifier choose their
+// instruction set at run time instead (`KernelLevel`, Sources/CKernels).
 let package = Package(
   name: "traffic-light",
   products: [
@@ -31,18 +19,21 @@ let package = Package(
       providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
     // The libjpeg and libpng calls, including the setjmp recovery Swift cannot express.
     .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"]),
-    // Pixel buffers, the blur and the per-pixel classifier: pure Swift, no Foundation.
-    .target(name: "TrafficLightKernels", swiftSettings: hostCPU),
+    // The blur and the classifier in C, one copy per x86-64 instruction set (target
+    // attributes), chosen at run time.
+    .target(name: "CKernels"),
+    // Pixel buffers, the blur and the per-pixel classifier (the Swift SIMD form, and the
+    // choice of level): no Foundation.
+    .target(name: "TrafficLightKernels", dependencies: ["CKernels"]),
     // Decoding, sampling, voting, profiles and the frame pipeline.
     .target(
-      name: "TrafficLight", dependencies: ["CImageCodecs", "TrafficLightKernels"], swiftSettings: hostCPU),
+      name: "TrafficLight", dependencies: ["CImageCodecs", "TrafficLightKernels"]),
     // The `traffic-light` command: parses arguments, calls the library, formats results.
     .executableTarget(name: "TrafficLightCLI", dependencies: ["TrafficLight", "TrafficLightKernels"]),
     // Per-stage timings on 1080p, 480p and crop-sized frames: swift run -c release PipelineBenchmarks
     .executableTarget(
       name: "PipelineBenchmarks", dependencies: ["TrafficLight", "TrafficLightKernels"],
-      path: "Benchmarks/PipelineBenchmarks",
-      swiftSettings: hostCPU),
+      path: "Benchmarks/PipelineBenchmarks"),
     // Synthetic images and helpers shared by the test targets.
     .target(
       name: "TrafficLightTestSupport", dependencies: ["TrafficLight", "TrafficLightKernels"],

@@ -1,3 +1,5 @@
+import TrafficLightKernels
+
 /// The top level: picks the subcommand.
 enum TrafficLightCommand {
   static let usage = "Usage: traffic-light <subcommand> [options] ...   (traffic-light --help)"
@@ -16,6 +18,10 @@ enum TrafficLightCommand {
 
     Run 'traffic-light <subcommand> --help' for a subcommand's options.
 
+    Environment:
+      TRAFFIC_LIGHT_KERNELS=LEVEL   run the blur and classifier at LEVEL (portable, generic,
+                                    sse2, avx2, avx512) instead of the best this CPU runs
+
     """
 
   /// Runs the command line `arguments` (without the program name); returns the exit status.
@@ -26,6 +32,12 @@ enum TrafficLightCommand {
       return 64
     }
     let rest = Array(arguments.dropFirst())
+    // A forced kernel level the CPU cannot run is refused, not quietly replaced: whoever
+    // forces one is measuring it.
+    if let problem = KernelLevel.chosen(byEnvironment: KernelLevel.environmentValue).problem {
+      console.err("Error: \(problem)")
+      return 64
+    }
     switch first {
     case "-h", "--help", "help":
       console.out(help, terminator: "")

@@ -1,3 +1,5 @@
+import CKernels
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -8,60 +10,100 @@
 ///
 /// The kernel has `2 * radius + 1` taps with `radius = ceil(3 * sigma)`, weights
 /// `exp(-i^2 / (2 sigma^2))` normalised to sum to 1. Borders clamp to the edge pixel. Sigma 0
-/// is the identity.
+/// is the identity. Every output channel is within 1 of a `Double` blur rounded to nearest,
+/// at every `KernelLevel` (tested).
 ///
-/// Schedule: the image is cut into vertical strips of `stripWidth` pixels, so
-/// that a strip's working rows stay in the first-level cache. Down each strip, four output
-/// rows at a time, a vertical pass sums the `2 * radius + 4` source rows around them (kept
-/// converted to `Float` in a ring, each source row converted once per strip; each loaded
-/// vector feeds the four rows' sums) into row buffers that reach `radius` pixels past the
-/// strip on each side (replicated pixels at the image's edges); a horizontal pass then reads
-/// each row with no clamping in its inner loop. Both passes run on `SIMD16<Float>` across the
-/// interleaved channels (see `multiplyAdd`), 64 channels per step (`FourVectors`): each
-/// weight broadcast then feeds four independent multiply-adds. Rows start on 64-byte
-/// boundaries; with 13 taps (the default sigma) the horizontal pass takes half its taps from
-/// registers (`horizontalPass13`). Working memory is `2 * radius + 8` strip rows of floats,
-/// however large the image. Every output channel is within 1 of a `Double` blur rounded to
-/// nearest (Float error is about 1e-5 of a level; the rest is the final rounding), and the
-/// same bit for bit whatever the strips: each channel's multiply-adds do not depend on them.
+/// Two forms compute it. The C levels (`generic`, `sse2`, `avx2`, `avx512`) run a fixed-point
+/// blur on 16-bit lanes (`tl_blur_rgb8` in `Sources/CKernels/include/kernels.h`): the
+/// weights in units of 2^-16 (`fixedWeights`), the taps at the same distance added before
+/// their one multiply, 7 fractional bits kept between the passes; they give the same bits
+/// as one another. The `portable` level, and every level when the radius passes
+/// `TL_BLUR_MAX_RADIUS` (sigma above 16/3), runs the Swift SIMD form in `Float`, described
+/// at `apply(to:stripWidth:)`.
 public struct GaussianBlur: Sendable {
   public let sigma: Double
   public let radius: Int
   /// The normalised weights, from offset `-radius` to `+radius`.
   public let weights: [Float]
-  /// The form of the passes that runs (`KernelPath`): the same result either way, within
-  /// the rounding of fused against separate multiply-adds.
-  public let path: KernelPath
+  /// The weights of the fixed-point form in units of 2^-16, the centre first, then offsets
+  /// 1 ... radius: each side weight rounded to nearest, the centre taking what makes the
+  /// total 65536. Empty when the fixed-point form does not apply (sigma 0, or a radius
+  /// above its limit).
+  public let fixedWeights: [UInt16]
+  /// The level asked for.
+  public let level: KernelLevel
 
-  /// A blur of standard deviation `sigma` pixels (`0` for none), run by `path`'s form.
-  public init(sigma: Double, path: KernelPath = .built) {
+  /// A blur of standard deviation `sigma` pixels (`0` for none), run at `level`.
+  public init(sigma: Double, level: KernelLevel = .best) {
     precondition(sigma >= 0 && sigma.isFinite, "sigma must be finite and not negative")
     self.sigma = sigma
-    self.path = path
+    self.level = level
     guard sigma > 0 else {
       radius = 0
       weights = [1]
+      fixedWeights = []
       return
     }
-    radius = Int((3 * sigma).rounded(.up))
+    let radius = Int((3 * sigma).rounded(.up))
+    self.radius = radius
     let raw = (-radius...radius).map { i in
       let x = Double(i)
       return exp(-(x * x) / (2 * sigma * sigma))
     }
     let total = raw.reduce(0, +)
     weights = raw.map { Float($0 / total) }
+    if radius <= Int(TL_BLUR_MAX_RADIUS) {
+      let sides = (1...radius).map { k in Int((raw[radius + k] / total * 65536).rounded()) }
+      let centre = 65536 - 2 * sides.reduce(0, +)
+      // A centre of 65536 means every side weight rounds to 0: the blur is the identity to
+      // within 255 * 2 * radius / 65536 of a level, and `apply` returns the image.
+      fixedWeights = centre < 65536 ? [UInt16(centre)] + sides.map { UInt16($0) } : []
+    } else {
+      fixedWeights = []
+    }
   }
+
+  /// The level that runs: `level`, or `portable` where the fixed-point form does not apply.
+  public var effectiveLevel: KernelLevel { fixedWeights.isEmpty ? .portable : level }
+
+  /// Whether the blur leaves every image as it is (sigma 0, or side weights that round to
+  /// nothing in the fixed-point form).
+  var isIdentity: Bool { radius == 0 || (fixedWeights.isEmpty && radius <= Int(TL_BLUR_MAX_RADIUS)) }
 
   /// The blurred image; `image` is not changed.
   ///
   /// Complexity: O(width * height * radius).
   public func apply(to image: RGBImage) -> RGBImage {
-    apply(to: image, stripWidth: Self.stripWidth)
+    guard !isIdentity, image.pixelCount > 0 else { return image }
+    guard effectiveLevel != .portable else { return apply(to: image, stripWidth: Self.stripWidth) }
+    return RGBImage(width: image.width, height: image.height) { output in
+      image.read { input in
+        fixedWeights.withUnsafeBufferPointer { w in
+          let count = tl_blur_scratch_count(Int32(image.width), Int32(radius))
+          withUnsafeTemporaryAllocation(of: UInt16.self, capacity: count) { scratch in
+            tl_blur_rgb8(
+              level.cLevel, input.baseAddress!, image.width * 3, output.baseAddress!, Int32(image.width),
+              Int32(image.height), Int32(radius), w.baseAddress!, scratch.baseAddress!)
+          }
+        }
+      }
+    }
   }
 
-  /// The blurred image, worked in vertical strips of `stripWidth` pixels (see the type's
-  /// comment). The strips change the speed only: the result is the same bit for bit for
-  /// every strip width (tested), which is what this form is for.
+  /// The blurred image by the `portable` form, worked in vertical strips of `stripWidth`
+  /// pixels, whatever `level` says.
+  ///
+  /// The image is cut into vertical strips, so that a strip's working rows stay in the
+  /// first-level cache. Down each strip, four output rows at a time, a vertical pass sums the
+  /// `2 * radius + 4` source rows around them (kept converted to `Float` in a ring, each
+  /// source row converted once per strip; each loaded vector feeds the four rows' sums) into
+  /// row buffers that reach `radius` pixels past the strip on each side (replicated pixels at
+  /// the image's edges); a horizontal pass then reads each row with no clamping in its inner
+  /// loop. Both passes run on `SIMD16<Float>` across the interleaved channels. Working memory
+  /// is `2 * radius + 8` strip rows of floats, however large the image. Every output channel
+  /// is within 1 of a `Double` blur rounded to nearest (Float error is about 1e-5 of a level;
+  /// the rest is the final rounding), and the same bit for bit whatever the strips (tested):
+  /// each channel's multiply-adds do not depend on them.
   public func apply(to image: RGBImage, stripWidth: Int) -> RGBImage {
     precondition(stripWidth > 0, "strips must be at least one pixel wide")
     guard radius > 0, image.pixelCount > 0 else { return image }
@@ -77,13 +119,13 @@ public struct GaussianBlur: Sendable {
     let stripChannels = 3 * min(stripWidth, width)
     let strip = rowCount <= stripChannels + 2 * padding ? rowCount : stripChannels
     let summedCount = min(rowCount, strip + 2 * padding)
-    // Rows start on 64-byte boundaries (see `horizontalPass13`): strides in whole vectors.
+    // Rows start on 64-byte boundaries: strides in whole vectors.
     let ringStride = (summedCount + 15) / 16 * 16
     let paddedStride = (strip + 2 * padding + 15) / 16 * 16
     let block = Self.rowsPerSweep
     // The ring holds the source rows of one sweep; then `block` padded vertical-sum rows.
     let ringRows = taps + block - 1
-    // 16 floats of slack at the end: `horizontalPass13` loads whole vectors past the last row.
+    // 16 floats of slack at the end, for whole-vector loads near the last row.
     let scratchCount = ringRows * ringStride + block * paddedStride + 16
     let scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchCount * 4, alignment: 64)
       .initializeMemory(as: Float.self, repeating: 0, count: scratchCount)
@@ -119,7 +161,7 @@ public struct GaussianBlur: Sendable {
                     count: high - low)
                 }
                 Self.verticalSums(
-                  path: path, ring: ring, ringRows: ringRows, ringStride: ringStride, top: top - radius,
+                  ring: ring, ringRows: ringRows, ringStride: ringStride, top: top - radius,
                   height: height,
                   weights: blockBuffer.baseAddress!, count: high - low,
                   into: padded + (low - first + padding), paddedStride: paddedStride)
@@ -132,7 +174,7 @@ public struct GaussianBlur: Sendable {
                       row, after: rowCount - first + padding, count: end + padding - rowCount)
                   }
                   Self.horizontalPass(
-                    path: path, row, count: end - first, taps: taps, weights: weights,
+                    row, count: end - first, taps: taps, weights: weights,
                     into: destination + (top + q) * rowCount + first)
                 }
               }
@@ -144,15 +186,28 @@ public struct GaussianBlur: Sendable {
   }
 
   /// The blurred pixel at (`x`, `y`) of `region` of `image`, as `apply` would compute it for
-  /// the image cropped to `region`, bit for bit: the same weights, the same clamping at the
-  /// region's edges, the same multiply-adds in the same order, the same rounding. The sparse
-  /// path: a frame's decision needs the blurred value at a few points only.
+  /// the image cropped to `region`, bit for bit, at the same level: the same clamping at the
+  /// region's edges, the same arithmetic. The sparse path: a frame's decision needs the
+  /// blurred value at a few points only.
   ///
   /// Complexity: O(radius^2) per pixel.
   public func pixel(x: Int, y: Int, in image: RGBImage, region: PixelRegion) -> (r: UInt8, g: UInt8, b: UInt8)
   {
     precondition(x >= 0 && x < region.width && y >= 0 && y < region.height, "pixel outside the region")
-    guard radius > 0 else { return image[region.x + x, region.y + y] }
+    guard !isIdentity else { return image[region.x + x, region.y + y] }
+    if effectiveLevel != .portable {
+      return image.read { bytes in
+        fixedWeights.withUnsafeBufferPointer { w in
+          let origin = bytes.baseAddress! + (region.y * image.width + region.x) * 3
+          @inline(__always) func channel(_ c: Int32) -> UInt8 {
+            tl_blur_rgb8_channel(
+              origin, image.width * 3, Int32(region.width), Int32(region.height), Int32(radius),
+              w.baseAddress!, Int32(x), Int32(y), c)
+          }
+          return (channel(0), channel(1), channel(2))
+        }
+      }
+    }
     let taps = 2 * radius + 1
     return image.read { bytes in
       weights.withUnsafeBufferPointer { w in
@@ -214,7 +269,7 @@ public struct GaussianBlur: Sendable {
   /// loaded once per source row and accumulated in registers.
   @inline(__always)
   static func verticalSums(
-    path: KernelPath, ring: UnsafeMutablePointer<Float>, ringRows: Int, ringStride: Int, top: Int,
+    ring: UnsafeMutablePointer<Float>, ringRows: Int, ringStride: Int, top: Int,
     height: Int,
     weights: UnsafePointer<Float>, count: Int, into sums: UnsafeMutablePointer<Float>,
     paddedStride: Int
@@ -270,14 +325,6 @@ public struct GaussianBlur: Sendable {
         a3.store(to: out, offset: offset &+ 3 &* stride)
       }
       var i = 0
-      // Four vectors of 16 channels per step: each weight broadcast feeds four multiply-adds.
-      // On the baseline target that would spill (see `KernelPath`), so it takes one.
-      if path == .hostTuned {
-        while i + FourVectors.channels <= count {
-          sweep(FourVectors.self, offset: i &* 4)
-          i &+= FourVectors.channels
-        }
-      }
       while i + 16 <= count {
         sweep(SIMD16<Float>.self, offset: i &* 4)
         i &+= 16
@@ -335,15 +382,12 @@ public struct GaussianBlur: Sendable {
   /// low byte is the result.
   @inline(__always)
   static func horizontalPass(
-    path: KernelPath, _ padded: UnsafeMutablePointer<Float>, count: Int, taps: Int,
+    _ padded: UnsafeMutablePointer<Float>, count: Int, taps: Int,
     weights: UnsafePointer<Float>, into output: UnsafeMutablePointer<UInt8>
   ) {
     let input = UnsafeRawPointer(padded)
     let out = UnsafeMutableRawPointer(output)
     var i = 0
-    if path == .hostTuned && taps == 13 {
-      i = horizontalPass13(padded, count: count, weights: weights, into: output)
-    }
     // Output channels `i ..< i + V.channels`.
     @inline(__always) func step<V: BlurLanes>(_: V.Type, at i: Int) {
       var s = V(repeating: 0)
@@ -352,15 +396,6 @@ public struct GaussianBlur: Sendable {
         s = multiplyAdd(s, v, V(repeating: weights[tap]))
       }
       s.storeRoundedBytes(to: out, offset: i)
-    }
-    // 64 channels per step: four independent chains of multiply-adds keep the
-    // floating-point units busy while each waits on its previous step, and each weight
-    // broadcast feeds all four.
-    if path == .hostTuned {
-      while i + FourVectors.channels <= count {
-        step(FourVectors.self, at: i)
-        i &+= FourVectors.channels
-      }
     }
     while i + 16 <= count {
       step(SIMD16<Float>.self, at: i)
@@ -374,87 +409,9 @@ public struct GaussianBlur: Sendable {
     }
   }
 
-  /// `horizontalPass` for 13 taps (radius 6: sigma above 5/3 and up to 2, which takes in
-  /// the default 2), two vectors of 16 channels at a time; returns how many channels it
-  /// did (whole vectors; `horizontalPass` does the rest). `padded` must start on a 64-byte boundary
-  /// and have 16 floats readable past its end.
-  ///
-  /// Tap t of output channel i reads channel `i + 3t`, a vector that straddles two cache
-  /// lines, which the load ports read twice. Here the row is read as aligned vectors once,
-  /// and half the taps (odd t) take their vector from two aligned ones already in registers
-  /// (a two-source permute on the shuffle port); the other half still load it. Neither
-  /// the load ports nor the shuffle port then carry all twelve (BENCHMARKS.md has the
-  /// timings). The multiply-adds are those of `horizontalPass`, in the same order, so every
-  /// output is the same bit for bit.
-  @inline(never)
-  static func horizontalPass13(
-    _ padded: UnsafeMutablePointer<Float>, count: Int, weights w: UnsafePointer<Float>,
-    into output: UnsafeMutablePointer<UInt8>
-  ) -> Int {
-    let input = UnsafeRawPointer(padded)
-    let out = UnsafeMutableRawPointer(output)
-    @inline(__always) func aligned(_ j: Int) -> SIMD16<Float> {
-      input.load(fromByteOffset: j &* 64, as: SIMD16<Float>.self)
-    }
-    @inline(__always) func unaligned(_ channel: Int) -> SIMD16<Float> {
-      input.loadUnaligned(fromByteOffset: channel &* 4, as: SIMD16<Float>.self)
-    }
-    @inline(__always) func weight(_ t: Int) -> SIMD16<Float> { SIMD16(repeating: w[t]) }
-    // Output vector at aligned index j from aligned vectors b0 = j ... b3 = j + 3.
-    @inline(__always) func blurred(
-      _ b0: SIMD16<Float>, _ b1: SIMD16<Float>, _ b2: SIMD16<Float>, _ b3: SIMD16<Float>, at j: Int
-    ) -> SIMD16<Float> {
-      let i = j &* 16
-      var s = multiplyAdd(SIMD16(repeating: 0), b0, weight(0))
-      s = multiplyAdd(s, window(b0, b1, from: 3), weight(1))
-      s = multiplyAdd(s, unaligned(i &+ 6), weight(2))
-      s = multiplyAdd(s, window(b0, b1, from: 9), weight(3))
-      s = multiplyAdd(s, unaligned(i &+ 12), weight(4))
-      s = multiplyAdd(s, window(b0, b1, from: 15), weight(5))
-      s = multiplyAdd(s, unaligned(i &+ 18), weight(6))
-      s = multiplyAdd(s, window(b1, b2, from: 5), weight(7))
-      s = multiplyAdd(s, unaligned(i &+ 24), weight(8))
-      s = multiplyAdd(s, window(b1, b2, from: 11), weight(9))
-      s = multiplyAdd(s, unaligned(i &+ 30), weight(10))
-      s = multiplyAdd(s, window(b2, b3, from: 1), weight(11))
-      s = multiplyAdd(s, unaligned(i &+ 36), weight(12))
-      return s
-    }
-    var j = 0  // output channels 16j ..< 16j + 16
-    var a0 = aligned(j)
-    var a1 = aligned(j &+ 1)
-    var a2 = aligned(j &+ 2)
-    while (j &+ 2) &* 16 <= count {
-      let a3 = aligned(j &+ 3)
-      let a4 = aligned(j &+ 4)
-      blurred(a0, a1, a2, a3, at: j).storeRoundedBytes(to: out, offset: j &* 16)
-      blurred(a1, a2, a3, a4, at: j &+ 1).storeRoundedBytes(to: out, offset: j &* 16 &+ 16)
-      (a0, a1, a2) = (a2, a3, a4)
-      j &+= 2
-    }
-    if (j &+ 1) &* 16 <= count {
-      blurred(a0, a1, a2, aligned(j &+ 3), at: j).storeRoundedBytes(to: out, offset: j &* 16)
-      j &+= 1
-    }
-    return j &* 16
-  }
-
-  /// Channels `k ..< k + 16` of `low` followed by `high` (k in 0...15): with `k` a
-  /// constant, one permute instruction.
-  @inline(__always)
-  static func window(_ low: SIMD16<Float>, _ high: SIMD16<Float>, from k: Int) -> SIMD16<Float> {
-    @inline(__always) func at(_ j: Int) -> Float { j < 16 ? low[j] : high[j &- 16] }
-    return SIMD16(
-      at(k), at(k &+ 1), at(k &+ 2), at(k &+ 3), at(k &+ 4), at(k &+ 5), at(k &+ 6), at(k &+ 7),
-      at(k &+ 8), at(k &+ 9), at(k &+ 10), at(k &+ 11), at(k &+ 12), at(k &+ 13), at(k &+ 14),
-      at(k &+ 15))
-  }
-
-  /// `s + v * w`: one fused instruction when the package is built for the host CPU (all
-  /// x86-64 CPUs since 2013 have FMA), a multiply and an add otherwise (on the baseline
-  /// target a fused multiply-add is a library call per lane). Every pass, scalar or vector,
-  /// goes through these two functions, so each output is computed the same way wherever it
-  /// falls in a vector.
+  /// `s + v * w`, a multiply and an add (on the baseline target a fused multiply-add would be
+  /// a library call per lane). Every pass, scalar or vector, goes through these two
+  /// functions, so each output is computed the same way wherever it falls in a vector.
   @inline(__always)
   static func multiplyAdd<V: BlurLanes>(_ s: V, _ v: V, _ w: V) -> V {
     V.multiplyAdd(s, v, w)
@@ -462,7 +419,7 @@ public struct GaussianBlur: Sendable {
 
   @inline(__always)
   static func multiplyAdd(_ s: Float, _ v: Float, _ w: Float) -> Float {
-    builtForHostCPU ? s.addingProduct(v, w) : s + v * w
+    s + v * w
   }
 
   /// 2^23: see `horizontalPass`.
@@ -475,9 +432,7 @@ public struct GaussianBlur: Sendable {
   }
 }
 
-/// A group of float channels the blur's passes work on at once: one `SIMD16<Float>`, or
-/// `FourVectors` (64 channels, where one weight broadcast feeds four multiply-adds).
-/// `SIMD64<Float>` would say the same, but the compiler splits it into scalars.
+/// A group of float channels the portable blur's passes work on at once.
 protocol BlurLanes {
   /// How many float channels a value holds.
   static var channels: Int { get }
@@ -487,8 +442,7 @@ protocol BlurLanes {
   /// Stores each channel rounded to nearest as a byte, at `base + offset` (see
   /// `GaussianBlur.horizontalPass`).
   func storeRoundedBytes(to base: UnsafeMutableRawPointer, offset: Int)
-  /// `s + v * w`: one fused instruction per vector when the package is built for the host
-  /// CPU, a multiply and an add otherwise (see `GaussianBlur.multiplyAdd`).
+  /// `s + v * w` (see `GaussianBlur.multiplyAdd`).
   static func multiplyAdd(_ s: Self, _ v: Self, _ w: Self) -> Self
 }
 
@@ -518,53 +472,6 @@ extension SIMD16: BlurLanes where Scalar == Float {
 
   @inline(__always)
   static func multiplyAdd(_ s: Self, _ v: Self, _ w: Self) -> Self {
-    builtForHostCPU ? s.addingProduct(v, w) : s + v * w
-  }
-}
-
-/// 64 consecutive float channels as four `SIMD16<Float>` registers.
-struct FourVectors: BlurLanes {
-  var v0, v1, v2, v3: SIMD16<Float>
-  static var channels: Int { 64 }
-
-  @inline(__always)
-  init(_ v0: SIMD16<Float>, _ v1: SIMD16<Float>, _ v2: SIMD16<Float>, _ v3: SIMD16<Float>) {
-    (self.v0, self.v1, self.v2, self.v3) = (v0, v1, v2, v3)
-  }
-
-  @inline(__always)
-  init(repeating value: Float) {
-    let v = SIMD16<Float>(repeating: value)
-    self.init(v, v, v, v)
-  }
-
-  @inline(__always)
-  static func load(from base: UnsafeRawPointer, offset: Int) -> Self {
-    Self(
-      .load(from: base, offset: offset), .load(from: base, offset: offset &+ 64),
-      .load(from: base, offset: offset &+ 128), .load(from: base, offset: offset &+ 192))
-  }
-
-  @inline(__always)
-  func store(to base: UnsafeMutableRawPointer, offset: Int) {
-    v0.store(to: base, offset: offset)
-    v1.store(to: base, offset: offset &+ 64)
-    v2.store(to: base, offset: offset &+ 128)
-    v3.store(to: base, offset: offset &+ 192)
-  }
-
-  @inline(__always)
-  func storeRoundedBytes(to base: UnsafeMutableRawPointer, offset: Int) {
-    v0.storeRoundedBytes(to: base, offset: offset)
-    v1.storeRoundedBytes(to: base, offset: offset &+ 16)
-    v2.storeRoundedBytes(to: base, offset: offset &+ 32)
-    v3.storeRoundedBytes(to: base, offset: offset &+ 48)
-  }
-
-  @inline(__always)
-  static func multiplyAdd(_ s: Self, _ v: Self, _ w: Self) -> Self {
-    Self(
-      .multiplyAdd(s.v0, v.v0, w.v0), .multiplyAdd(s.v1, v.v1, w.v1), .multiplyAdd(s.v2, v.v2, w.v2),
-      .multiplyAdd(s.v3, v.v3, w.v3))
+    s + v * w
   }
 }

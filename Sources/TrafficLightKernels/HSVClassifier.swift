@@ -1,3 +1,5 @@
+import CKernels
+
 /// What one pixel looks like to the classifier.
 public enum PixelClass: UInt8, Sendable, CaseIterable {
   case none = 0
@@ -60,22 +62,19 @@ public struct HSVThresholds: Sendable, Equatable, Hashable, Codable {
 /// With `d = max - min > 0` on 0...255 channels, the hexcone hue is `h = base + 60 n / d`,
 /// so `h > t` is `1000 (base d) + 60000 n > (1000 t) d`, exact in `Int32` (every product is
 /// below 2^27). Saturation and value compare the same way. The result equals a `Double`
-/// evaluation of the SPEC's formulas on every one of the 2^24 colours (tested).
+/// evaluation of the SPEC's formulas on every one of the 2^24 colours, at every level
+/// (tested).
 ///
-/// Two forms compute it, one per `KernelPath`. The host-tuned form evaluates the rules
-/// without branches: every comparison becomes a 0-or-1 mask and the class is put together
-/// from the masks, so a loop over a row of pixels compiles to vector code, which a chain of
-/// data-dependent branches does not (`maskCode`). The baseline form branches, which suits a
-/// target without wide vector multiplies (`branchingCode`). BENCHMARKS.md has the timings.
-/// `classify(r:g:b:)` and `classify(_:)` share the form of `path`, so the single pixel and
-/// the whole image agree by construction.
+/// The C levels classify a whole image with `tl_classify_rgb8` (a branch-free loop the
+/// compiler vectorises, one copy per level, `Sources/CKernels/classify.c`); the `portable`
+/// level, and every single pixel, take the Swift form below, which branches. All give the
+/// same classes.
 public struct HSVClassifier: Sendable {
   public let thresholds: HSVThresholds
-  /// The form that runs.
-  public let path: KernelPath
-  /// The thresholds in the units each form compares in.
+  /// The level whole images are classified at.
+  public let level: KernelLevel
+  /// The thresholds in the units the formula compares in.
   private let rules: Rules
-  private let floatRules: FloatRules
 
   /// One colour's rule: hue bounds in thousandths of a degree, saturation floor in
   /// thousandths, and 1 when the range wraps through 0 (`lower > upper`).
@@ -90,11 +89,20 @@ public struct HSVClassifier: Sendable {
     var green: Rule
     var yellow: Rule
     var red: Rule
+
+    /// The same rules for the C kernels.
+    var c: tl_hsv_rules {
+      func convert(_ r: Rule) -> tl_hue_rule {
+        tl_hue_rule(lower: r.lower, upper: r.upper, saturation: r.saturation, wraps: r.wraps)
+      }
+      return tl_hsv_rules(
+        value_level: valueLevel, green: convert(green), yellow: convert(yellow), red: convert(red))
+    }
   }
 
-  public init(thresholds: HSVThresholds, path: KernelPath = .built) {
+  public init(thresholds: HSVThresholds, level: KernelLevel = .best) {
     self.thresholds = thresholds
-    self.path = path
+    self.level = level
     // Thresholds outside these bounds mean the same as the bounds themselves (no hue is
     // below 0 or above 360, no saturation or value above 1), and keep every product in Int32.
     func milli(_ x: Double, within bounds: ClosedRange<Double>) -> Int32 {
@@ -110,28 +118,19 @@ public struct HSVClassifier: Sendable {
     let yellow = rule(thresholds.yellow)
     let red = rule(thresholds.red)
     let value = milli(thresholds.valueFloor, within: -1...2) * 255
-    let integer = Rules(
+    rules = Rules(
       lowestSaturation: min(green.saturation, yellow.saturation, red.saturation),
       valueLevel: value >= 0 ? value / 1000 : -((999 - value) / 1000), green: green, yellow: yellow, red: red)
-    rules = integer
-    floatRules = FloatRules(integer)
   }
 
   /// The class of one pixel.
   @inline(__always)
   public func classify(r: UInt8, g: UInt8, b: UInt8) -> PixelClass {
-    unsafeBitCast(code(r: r, g: g, b: b), to: PixelClass.self)
+    unsafeBitCast(Self.branchingCode(r: r, g: g, b: b, rules), to: PixelClass.self)
   }
 
-  /// The `PixelClass` raw value of one pixel, by `path`'s form.
-  @inline(__always)
-  private func code(r: UInt8, g: UInt8, b: UInt8) -> UInt8 {
-    path == .hostTuned
-      ? Self.maskCode(r: r, g: g, b: b, floatRules) : Self.branchingCode(r: r, g: g, b: b, rules)
-  }
-
-  /// The formula with a branch per decision: the form for the baseline target, where the
-  /// vectorised form would emulate 32-bit multiplies and blends.
+  /// The formula with a branch per decision: the form for single pixels and the `portable`
+  /// level.
   @inline(__always)
   private static func branchingCode(r: UInt8, g: UInt8, b: UInt8, _ rules: Rules) -> UInt8 {
     let r = Int32(r)
@@ -161,89 +160,20 @@ public struct HSVClassifier: Sendable {
     return 0
   }
 
-  /// `Rules` with the thresholds as `Float`s (exact: all are integers below 2^24).
-  private struct FloatRules: Sendable {
-    typealias Rule = (lower: Float, upper: Float, saturation: Float, wraps: Int32)
-    var valueLevel: Int32
-    var green: Rule
-    var yellow: Rule
-    var red: Rule
-
-    init(_ rules: Rules) {
-      func convert(_ r: HSVClassifier.Rule) -> Rule {
-        (Float(r.lower), Float(r.upper), Float(r.saturation), r.wraps)
-      }
-      valueLevel = rules.valueLevel
-      green = convert(rules.green)
-      yellow = convert(rules.yellow)
-      red = convert(rules.red)
-    }
-  }
-
-  /// The formula from 0-or-1 masks only, with no branch to take: a loop over pixels
-  /// vectorises (16 at a time with AVX-512).
-  ///
-  /// The comparisons run on `Float` fused multiply-adds, one instruction each where a 32-bit
-  /// integer multiply is two, and stay exact: with H = n + k d (the sector k in 0, 2, 4 or 6
-  /// and n the difference of the other two channels), the hue test `h > t` is
-  /// `60000 H > (1000 t) d`. Here `60000 H` is `2^5 * 1875 H` with `|1875 H| < 2^24`, and the
-  /// thresholds, `d` and `max` are integers below 2^24, so every operand is an exact `Float`;
-  /// `(1000 t) d - 60000 H` is an integer, and one rounding cannot change its sign or make it
-  /// zero. So `fma(1000 t, d, -60000 H) < 0` is exactly `h > t`; saturation likewise.
-  @inline(__always)
-  private static func maskCode(r: UInt8, g: UInt8, b: UInt8, _ rules: FloatRules) -> UInt8 {
-    @inline(__always) func bit(_ condition: Bool) -> Int32 { condition ? 1 : 0 }
-    let r = Int32(r)
-    let g = Int32(g)
-    let b = Int32(b)
-    let high = max(r, max(g, b))
-    let d = high &- min(r, min(g, b))
-    // Red first, then green, is the maximum; n and k as above.
-    let n = high == r ? g &- b : (high == g ? b &- r : r &- g)
-    let d2 = d &+ d
-    let d4 = d2 &+ d2
-    let kd = high == r ? (g < b ? d4 &+ d2 : 0) : (high == g ? d2 : d4)  // k d, with adds
-    let scaledHue = 60_000 * Float(n &+ kd)  // hue * 1000 * d, exactly
-    let span = Float(d)
-    let value = Float(high)
-    let saturation = 1000 * span  // saturation * 1000 * max
-    // d == 0 is grey (saturation 0, hue undefined): never a colour. A colour's own
-    // saturation floor is never below the lowest, so that test is left to the colours.
-    let lit = bit(d > 0) & bit(high > rules.valueLevel)
-    @inline(__always) func holds(_ rule: FloatRules.Rule) -> Int32 {
-      let above = bit((-scaledHue).addingProduct(rule.lower, span) < 0)
-      let below = bit((-scaledHue).addingProduct(rule.upper, span) > 0)
-      return (above & below) | (rule.wraps & (above | below))
-    }
-    // The first range that holds the hue decides; its own saturation floor then applies.
-    let green = holds(rules.green)
-    let yellow = holds(rules.yellow) & (green ^ 1)
-    let red = holds(rules.red) & (green ^ 1) & (yellow ^ 1)
-    let floor =
-      green != 0 ? rules.green.saturation : (yellow != 0 ? rules.yellow.saturation : rules.red.saturation)
-    let saturated = bit((-saturation).addingProduct(floor, value) < 0)
-    let code = green &* 3 | yellow &* 2 | red
-    return UInt8(truncatingIfNeeded: code & (0 &- (saturated & lit)))
-  }
-
-  /// Classifies `count` interleaved RGB pixels from `pixels` into `classes`, the form
-  /// chosen once, outside the loop, so that the mask form's loop stays free of branches.
-  @inline(__always)
+  /// Classifies `count` interleaved RGB pixels from `pixels` into `classes`, at `level`.
   private func classifyRun(
     _ pixels: UnsafePointer<UInt8>, count: Int, into classes: UnsafeMutablePointer<UInt8>
   ) {
-    if path == .hostTuned {
-      let rules = floatRules
-      for i in 0..<count {
-        classes[i] = Self.maskCode(r: pixels[3 &* i], g: pixels[3 &* i &+ 1], b: pixels[3 &* i &+ 2], rules)
-      }
-    } else {
+    guard level != .portable else {
       let rules = self.rules
       for i in 0..<count {
         classes[i] = Self.branchingCode(
           r: pixels[3 &* i], g: pixels[3 &* i &+ 1], b: pixels[3 &* i &+ 2], rules)
       }
+      return
     }
+    var c = rules.c
+    tl_classify_rgb8(level.cLevel, pixels, classes, count, &c)
   }
 
   /// Every pixel of `image`, classified.

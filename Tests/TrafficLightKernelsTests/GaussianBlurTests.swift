@@ -5,29 +5,82 @@ import TrafficLightKernels
   static let sizes = [(1, 1), (1, 7), (7, 1), (13, 13), (17, 3), (640, 480)]
   static let sigmas = [0.5, 1, 2, 3.5]
 
-  /// Every kernel path this build compiles is checked, whichever the build runs by default.
-  @Test(arguments: sizes, KernelPath.allCases)
-  func blur_randomImages_withinOneOfFloat64Reference(size: (Int, Int), path: KernelPath) {
-    for (index, sigma) in Self.sigmas.enumerated() {
+  /// Every level this CPU runs is checked (`KernelLevel.supported`), whichever is the default;
+  /// the sigmas include the fixed-point form's largest radius (16) and one past it.
+  @Test(arguments: sizes, KernelLevel.supported)
+  func blur_randomImages_withinOneOfFloat64Reference(size: (Int, Int), level: KernelLevel) {
+    for (index, sigma) in (Self.sigmas + [16.0 / 3, 5.4, 0.05, 0.2]).enumerated() {
       let image = randomImage(width: size.0, height: size.1, seed: UInt64(size.0 * 1000 + size.1 + index))
-      let fast = GaussianBlur(sigma: sigma, path: path).apply(to: image).byteArray
+      let fast = GaussianBlur(sigma: sigma, level: level).apply(to: image).byteArray
       let reference = referenceBlur(image, sigma: sigma).byteArray
       let worst = zip(fast, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
-      #expect(worst <= 1, "\(path), size \(size.0)x\(size.1), sigma \(sigma): off by \(worst)")
+      #expect(worst <= 1, "\(level), size \(size.0)x\(size.1), sigma \(sigma): off by \(worst)")
     }
   }
 
-  /// The paths differ in how channels are grouped and, with 13 taps, in where the host path
-  /// takes its taps from; each channel's multiply-adds are the same, in the same order, so
-  /// the images are the same bit for bit.
-  @Test(arguments: [0.5, 2, 3.5])
-  func blur_paths_giveTheSameImageBitForBit(sigma: Double) {
-    for (width, height) in [(640, 31), (97, 13), (1, 5), (200, 200)] {
+  /// The worst images for the fixed-point form: channels at 0 and 255 in stripes and
+  /// checks, where each pass's truncations and weight roundings add up most.
+  @Test(arguments: KernelLevel.supported)
+  func blur_extremeImages_withinOneOfFloat64Reference(level: KernelLevel) {
+    let patterns: [(Int, Int) -> UInt8] = [
+      { x, _ in x % 2 == 0 ? 255 : 0 }, { x, y in (x + y) % 2 == 0 ? 255 : 0 },
+      { x, y in (x / 3 + y / 5) % 2 == 0 ? 255 : 0 }, { _, _ in 255 },
+      { x, y in x % 13 == 6 || y % 13 == 6 ? 255 : 0 },
+    ]
+    for sigma in [0.3, 1, 2, 3.5, 16.0 / 3] {
+      for pattern in patterns {
+        var image = RGBImage(width: 61, height: 47)
+        for y in 0..<47 {
+          for x in 0..<61 { image[x, y] = (pattern(x, y), 255 - pattern(x, y), pattern(y, x)) }
+        }
+        let fast = GaussianBlur(sigma: sigma, level: level).apply(to: image).byteArray
+        let reference = referenceBlur(image, sigma: sigma).byteArray
+        let worst = zip(fast, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(worst <= 1, "\(level), sigma \(sigma): off by \(worst)")
+      }
+    }
+  }
+
+  /// The C levels compute in integers, the same operations lane by lane: the same image bit
+  /// for bit, at every width (the vector loops and their scalar tails) and radius.
+  @Test(arguments: [0.5, 2, 3.5, 16.0 / 3])
+  func blur_cLevels_giveTheSameImageBitForBit(sigma: Double) {
+    for (width, height) in [(640, 31), (97, 13), (1, 5), (200, 200), (11, 40)] {
       let image = randomImage(width: width, height: height, seed: UInt64(width * 7 + height))
-      let baseline = GaussianBlur(sigma: sigma, path: .baseline).apply(to: image)
-      let hostTuned = GaussianBlur(sigma: sigma, path: .hostTuned)
-      #expect(hostTuned.apply(to: image) == baseline, "sigma \(sigma), \(width)x\(height)")
-      #expect(hostTuned.apply(to: image, stripWidth: 37) == baseline, "sigma \(sigma), strips of 37")
+      let generic = GaussianBlur(sigma: sigma, level: .generic).apply(to: image)
+      for level in KernelLevel.supported where level > .generic {
+        #expect(
+          GaussianBlur(sigma: sigma, level: level).apply(to: image) == generic,
+          "\(level), sigma \(sigma), \(width)x\(height)")
+      }
+    }
+  }
+
+  /// The AVX-512 level, where the CPU has it (the parameterised tests above take every level
+  /// the CPU runs; this one says so when AVX-512 is not among them).
+  @Test(.enabled(if: KernelLevel.avx512.isSupported, "this CPU has no AVX-512"))
+  func blur_avx512_equalsGeneric() {
+    let image = randomImage(width: 1283, height: 37, seed: 5)
+    #expect(
+      GaussianBlur(sigma: 2, level: .avx512).apply(to: image)
+        == GaussianBlur(sigma: 2, level: .generic).apply(to: image))
+  }
+
+  /// The sparse form (`pixel`) computes what `apply` does, at each level, on a region of a
+  /// larger image (rows `image.width * 3` bytes apart).
+  @Test(arguments: KernelLevel.supported)
+  func blur_pixel_equalsApplyOnTheRegion(level: KernelLevel) {
+    let image = randomImage(width: 90, height: 70, seed: 12)
+    let region = PixelRegion(x: 13, y: 9, width: 41, height: 33)
+    for sigma in [0.5, 2, 6.0] {
+      let blur = GaussianBlur(sigma: sigma, level: level)
+      let whole = blur.apply(to: image.cropped(to: region))
+      for y in 0..<region.height {
+        for x in 0..<region.width where blur.pixel(x: x, y: y, in: image, region: region) != whole[x, y] {
+          Issue.record("\(level), sigma \(sigma): (\(x), \(y)) differs from apply")
+          return
+        }
+      }
     }
   }
 
@@ -47,10 +100,10 @@ import TrafficLightKernels
   /// The blur works in vertical strips of pixels; the strips must not show. Narrow strips
   /// put strip edges everywhere, and kernels wider than a strip reach past the neighbouring
   /// strips and the image's edges.
-  @Test(arguments: [0.5, 2, 3.5], KernelPath.allCases)
-  func blur_everyStripWidth_givesTheSameImage(sigma: Double, path: KernelPath) {
+  @Test(arguments: [0.5, 2, 3.5])
+  func blur_everyStripWidth_givesTheSameImage(sigma: Double) {
     let image = randomImage(width: 150, height: 9, seed: 99)
-    let blur = GaussianBlur(sigma: sigma, path: path)
+    let blur = GaussianBlur(sigma: sigma, level: .portable)
     let whole = blur.apply(to: image, stripWidth: image.width)
     for width in [1, 2, 5, 16, 21, 64, 149] {
       #expect(blur.apply(to: image, stripWidth: width) == whole, "strips of \(width) pixels")

@@ -1,0 +1,229 @@
+// The fixed-point blur (see tl_blur_rgb8 in kernels.h), one copy per level: blur_level.h
+// holds the passes, written once over a small vocabulary of 16-bit vector operations, and is
+// included here once per level with that level's vocabulary and target attribute.
+
+#include "kernels.h"
+#include "targets.h"
+
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+/// The high half of a 16-bit product: what one lane of `pmulhuw` computes.
+TL_INLINE uint16_t high_product(uint16_t a, uint16_t b) {
+  return (uint16_t)(((uint32_t)a * b) >> 16);
+}
+
+/// Half the number of products a pass adds, in units of 2^-7: each product's high half
+/// drops less than one unit, so starting from this centres the pass's error on zero.
+TL_INLINE uint16_t pass_bias(int radius) { return (uint16_t)((radius + 1) / 2); }
+
+/// Row or column `i` clamped to 0 ..< `count`.
+TL_INLINE int clamp(int i, int count) { return i < 0 ? 0 : (i >= count ? count - 1 : i); }
+
+/// One channel of the vertical pass: channel `i` of `centre` and of the rows around it.
+TL_INLINE uint16_t vertical_one(
+  const uint8_t *centre, const uint8_t *const *above, const uint8_t *const *below, int i,
+  int radius, const uint16_t *weights) {
+  uint16_t sum = (uint16_t)(pass_bias(radius) + high_product((uint16_t)(*centre << 7), weights[0]));
+  for (int k = 1; k <= radius; k++) {
+    uint16_t pair = (uint16_t)((above[k][i] + below[k][i]) << 7);
+    sum = (uint16_t)(sum + high_product(pair, weights[k]));
+  }
+  return sum;
+}
+
+/// One channel of the horizontal pass: `centre[0]` and the channels `step * k` on each side.
+TL_INLINE uint8_t horizontal_one(
+  const uint16_t *centre, int step, int radius, const uint16_t *weights) {
+  uint16_t sum = (uint16_t)(pass_bias(radius) + 64 + high_product(centre[0], weights[0]));
+  for (int k = 1; k <= radius; k++) {
+    uint16_t pair = (uint16_t)(centre[-step * k] + centre[step * k]);
+    sum = (uint16_t)(sum + high_product(pair, weights[k]));
+  }
+  uint16_t value = (uint16_t)(sum >> 7);
+  return (uint8_t)(value > 255 ? 255 : value);
+}
+
+/// Repeats the row's first and last pixel into the `3 radius` channels on each side.
+TL_INLINE void replicate_edges(uint16_t *row, int channels, int radius) {
+  for (int k = 1; k <= radius; k++) {
+    memcpy(row - 3 * k, row, 3 * sizeof(uint16_t));
+    memcpy(row + channels + 3 * (k - 1), row + channels - 3, 3 * sizeof(uint16_t));
+  }
+}
+
+// MARK: - Generic: plain C, one lane at a time, vectorised by the compiler.
+
+#define TL_TARGET
+#define VEC uint16_t
+#define LANES 1
+#define LOAD_BYTES(p) ((uint16_t)*(p))
+#define LOAD(p) (*(p))
+#define STORE(p, v) (*(p) = (v))
+#define STORE_BYTES(p, v) (*(p) = (uint8_t)((v) > 255 ? 255 : (v)))
+#define ADD(a, b) ((uint16_t)((a) + (b)))
+#define HIGH_PRODUCT(a, b) high_product((a), (b))
+#define UP7(v) ((uint16_t)((v) << 7))
+#define DOWN7(v) ((uint16_t)((v) >> 7))
+#define SPLAT(x) ((uint16_t)(x))
+#define NAME(f) f##_generic
+#include "blur_level.h"
+#undef TL_TARGET
+#undef VEC
+#undef LANES
+#undef LOAD_BYTES
+#undef LOAD
+#undef STORE
+#undef STORE_BYTES
+#undef ADD
+#undef HIGH_PRODUCT
+#undef UP7
+#undef DOWN7
+#undef SPLAT
+#undef NAME
+
+#if defined(__x86_64__)
+
+// MARK: - SSE2 (every x86-64 CPU): 8 lanes.
+
+#define TL_TARGET TL_TARGET_SSE2
+#define VEC __m128i
+#define LANES 8
+#define LOAD_BYTES(p) \
+  _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)(p)), _mm_setzero_si128())
+#define LOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define STORE(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+#define STORE_BYTES(p, v) _mm_storel_epi64((__m128i *)(void *)(p), _mm_packus_epi16((v), (v)))
+#define ADD(a, b) _mm_add_epi16((a), (b))
+#define HIGH_PRODUCT(a, b) _mm_mulhi_epu16((a), (b))
+#define UP7(v) _mm_slli_epi16((v), 7)
+#define DOWN7(v) _mm_srli_epi16((v), 7)
+#define SPLAT(x) _mm_set1_epi16((short)(x))
+#define NAME(f) f##_sse2
+#include "blur_level.h"
+#undef TL_TARGET
+#undef VEC
+#undef LANES
+#undef LOAD_BYTES
+#undef LOAD
+#undef STORE
+#undef STORE_BYTES
+#undef ADD
+#undef HIGH_PRODUCT
+#undef UP7
+#undef DOWN7
+#undef SPLAT
+#undef NAME
+
+// MARK: - AVX2: 16 lanes.
+
+#define TL_TARGET TL_TARGET_AVX2
+#define VEC __m256i
+#define LANES 16
+#define LOAD_BYTES(p) _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define STORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
+#define STORE_BYTES(p, v)                      \
+  _mm_storeu_si128((__m128i *)(void *)(p),     \
+    _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256((v), 1)))
+#define ADD(a, b) _mm256_add_epi16((a), (b))
+#define HIGH_PRODUCT(a, b) _mm256_mulhi_epu16((a), (b))
+#define UP7(v) _mm256_slli_epi16((v), 7)
+#define DOWN7(v) _mm256_srli_epi16((v), 7)
+#define SPLAT(x) _mm256_set1_epi16((short)(x))
+#define NAME(f) f##_avx2
+#include "blur_level.h"
+#undef TL_TARGET
+#undef VEC
+#undef LANES
+#undef LOAD_BYTES
+#undef LOAD
+#undef STORE
+#undef STORE_BYTES
+#undef ADD
+#undef HIGH_PRODUCT
+#undef UP7
+#undef DOWN7
+#undef SPLAT
+#undef NAME
+
+// MARK: - AVX-512 (F, BW, VL, DQ): 32 lanes.
+
+#define TL_TARGET TL_TARGET_AVX512
+#define VEC __m512i
+#define LANES 32
+#define LOAD_BYTES(p) _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
+#define LOAD(p) _mm512_loadu_si512((const void *)(p))
+#define STORE(p, v) _mm512_storeu_si512((void *)(p), (v))
+#define STORE_BYTES(p, v) \
+  _mm256_storeu_si256((__m256i *)(void *)(p), _mm512_cvtusepi16_epi8(v))
+#define ADD(a, b) _mm512_add_epi16((a), (b))
+#define HIGH_PRODUCT(a, b) _mm512_mulhi_epu16((a), (b))
+#define UP7(v) _mm512_slli_epi16((v), 7)
+#define DOWN7(v) _mm512_srli_epi16((v), 7)
+#define SPLAT(x) _mm512_set1_epi16((short)(x))
+#define NAME(f) f##_avx512
+#include "blur_level.h"
+#undef TL_TARGET
+#undef VEC
+#undef LANES
+#undef LOAD_BYTES
+#undef LOAD
+#undef STORE
+#undef STORE_BYTES
+#undef ADD
+#undef HIGH_PRODUCT
+#undef UP7
+#undef DOWN7
+#undef SPLAT
+#undef NAME
+
+#endif
+
+size_t tl_blur_scratch_count(int width, int radius) {
+  return (size_t)(width + 2 * radius) * 3 + 64;
+}
+
+void tl_blur_rgb8(
+  int level, const uint8_t *source, size_t source_stride, uint8_t *destination, int width,
+  int height, int radius, const uint16_t *weights, uint16_t *scratch) {
+  if (width <= 0 || height <= 0 || radius < 1 || radius > TL_BLUR_MAX_RADIUS) return;
+  switch (level) {
+#if defined(__x86_64__)
+  case TL_LEVEL_SSE2:
+    blur_sse2(source, source_stride, destination, width, height, radius, weights, scratch);
+    return;
+  case TL_LEVEL_AVX2:
+    blur_avx2(source, source_stride, destination, width, height, radius, weights, scratch);
+    return;
+  case TL_LEVEL_AVX512:
+    blur_avx512(source, source_stride, destination, width, height, radius, weights, scratch);
+    return;
+#endif
+  default:
+    blur_generic(source, source_stride, destination, width, height, radius, weights, scratch);
+  }
+}
+
+uint8_t tl_blur_rgb8_channel(
+  const uint8_t *source, size_t source_stride, int width, int height, int radius,
+  const uint16_t *weights, int x, int y, int channel) {
+  if (width <= 0 || height <= 0 || radius < 1 || radius > TL_BLUR_MAX_RADIUS) return 0;
+  // The vertical pass of the 2 radius + 1 columns around x, then the horizontal pass.
+  const uint8_t *above[TL_BLUR_MAX_RADIUS + 1];
+  const uint8_t *below[TL_BLUR_MAX_RADIUS + 1];
+  for (int k = 1; k <= radius; k++) {
+    above[k] = source + (size_t)clamp(y - k, height) * source_stride + channel;
+    below[k] = source + (size_t)clamp(y + k, height) * source_stride + channel;
+  }
+  const uint8_t *centre = source + (size_t)y * source_stride + channel;
+  uint16_t columns[2 * TL_BLUR_MAX_RADIUS + 1];
+  for (int t = -radius; t <= radius; t++) {
+    int column = clamp(x + t, width) * 3;
+    columns[t + radius] = vertical_one(centre + column, above, below, column, radius, weights);
+  }
+  return horizontal_one(columns + radius, 1, radius, weights);
+}

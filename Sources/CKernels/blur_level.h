@@ -1,0 +1,100 @@
+// The blur of one level, included once per level by blur.c with the level's vocabulary
+// defined: TL_TARGET (the function attribute), VEC (a vector of 16-bit lanes), LANES,
+// LOAD_BYTES(p) (LANES bytes widened to 16 bits), LOAD(p) and STORE(p, v) (16-bit lanes),
+// STORE_BYTES(p, v) (16-bit lanes narrowed to bytes, saturating), ADD, HIGH_PRODUCT (the high
+// half of each 16-bit product), UP7 and DOWN7 (shifts by 7 bits), SPLAT(x), and NAME(f) (the
+// level's name for f). The arithmetic is that of `high_product` and the scalar tails below,
+// lane by lane, so every level computes the same bits.
+
+/// The vertical pass for one output row: `n` channels, from the source rows `above[k]` and
+/// `below[k]` (k = 1...radius, already clamped to the image) and `centre`, into `out` with
+/// 7 fractional bits.
+TL_TARGET static void NAME(vertical)(
+  const uint8_t *centre, const uint8_t *const *above, const uint8_t *const *below, int radius,
+  const uint16_t *weights, uint16_t *restrict out, int n) {
+  const uint16_t bias = pass_bias(radius);
+  int i = 0;
+  if (radius == 6) {
+    // The default sigma (2): the taps unrolled, the weights and rows in registers.
+    const VEC w0 = SPLAT(weights[0]), w1 = SPLAT(weights[1]), w2 = SPLAT(weights[2]),
+              w3 = SPLAT(weights[3]), w4 = SPLAT(weights[4]), w5 = SPLAT(weights[5]),
+              w6 = SPLAT(weights[6]), start = SPLAT(bias);
+    const uint8_t *a1 = above[1], *a2 = above[2], *a3 = above[3], *a4 = above[4],
+                  *a5 = above[5], *a6 = above[6];
+    const uint8_t *b1 = below[1], *b2 = below[2], *b3 = below[3], *b4 = below[4],
+                  *b5 = below[5], *b6 = below[6];
+    for (; i + LANES <= n; i += LANES) {
+      VEC s = ADD(start, HIGH_PRODUCT(UP7(LOAD_BYTES(centre + i)), w0));
+      s = ADD(s, HIGH_PRODUCT(UP7(ADD(LOAD_BYTES(a1 + i), LOAD_BYTES(b1 + i))), w1));
+      s = ADD(s, HIGH_PRODUCT(UP7(ADD(LOAD_BYTES(a2 + i), LOAD_BYTES(b2 + i))), w2));
+      s = ADD(s, HIGH_PRODUCT(UP7(ADD(LOAD_BYTES(a3 + i), LOAD_BYTES(b3 + i))), w3));
+      s = ADD(s, HIGH_PRODUCT(UP7(ADD(LOAD_BYTES(a4 + i), LOAD_BYTES(b4 + i))), w4));
+      s = ADD(s, HIGH_PRODUCT(UP7(ADD(LOAD_BYTES(a5 + i), LOAD_BYTES(b5 + i))), w5));
+      s = ADD(s, HIGH_PRODUCT(UP7(ADD(LOAD_BYTES(a6 + i), LOAD_BYTES(b6 + i))), w6));
+      STORE(out + i, s);
+    }
+  } else {
+    for (; i + LANES <= n; i += LANES) {
+      VEC s = ADD(SPLAT(bias), HIGH_PRODUCT(UP7(LOAD_BYTES(centre + i)), SPLAT(weights[0])));
+      for (int k = 1; k <= radius; k++) {
+        VEC pair = UP7(ADD(LOAD_BYTES(above[k] + i), LOAD_BYTES(below[k] + i)));
+        s = ADD(s, HIGH_PRODUCT(pair, SPLAT(weights[k])));
+      }
+      STORE(out + i, s);
+    }
+  }
+  for (; i < n; i++) out[i] = vertical_one(centre + i, above, below, i, radius, weights);
+}
+
+/// The horizontal pass: output channel i from the padded row's channels `i + 3 t`,
+/// t = -radius...radius (`row` points at the first output channel), rounded to a byte.
+TL_TARGET static void NAME(horizontal)(
+  const uint16_t *row, int radius, const uint16_t *weights, uint8_t *restrict out, int n) {
+  const uint16_t bias = (uint16_t)(pass_bias(radius) + 64);
+  int i = 0;
+  if (radius == 6) {
+    const VEC w0 = SPLAT(weights[0]), w1 = SPLAT(weights[1]), w2 = SPLAT(weights[2]),
+              w3 = SPLAT(weights[3]), w4 = SPLAT(weights[4]), w5 = SPLAT(weights[5]),
+              w6 = SPLAT(weights[6]), start = SPLAT(bias);
+    for (; i + LANES <= n; i += LANES) {
+      const uint16_t *p = row + i;
+      VEC s = ADD(start, HIGH_PRODUCT(LOAD(p), w0));
+      s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 3), LOAD(p + 3)), w1));
+      s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 6), LOAD(p + 6)), w2));
+      s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 9), LOAD(p + 9)), w3));
+      s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 12), LOAD(p + 12)), w4));
+      s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 15), LOAD(p + 15)), w5));
+      s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 18), LOAD(p + 18)), w6));
+      STORE_BYTES(out + i, DOWN7(s));
+    }
+  } else {
+    for (; i + LANES <= n; i += LANES) {
+      const uint16_t *p = row + i;
+      VEC s = ADD(SPLAT(bias), HIGH_PRODUCT(LOAD(p), SPLAT(weights[0])));
+      for (int k = 1; k <= radius; k++)
+        s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 3 * k), LOAD(p + 3 * k)), SPLAT(weights[k])));
+      STORE_BYTES(out + i, DOWN7(s));
+    }
+  }
+  for (; i < n; i++) out[i] = horizontal_one(row + i, 3, radius, weights);
+}
+
+/// The whole blur, one output row at a time: the vertical pass into the padded row (which
+/// stays in the first-level cache), the edges repeated, then the horizontal pass out of it.
+TL_TARGET static void NAME(blur)(
+  const uint8_t *source, size_t source_stride, uint8_t *destination, int width, int height,
+  int radius, const uint16_t *weights, uint16_t *scratch) {
+  const int channels = width * 3;
+  uint16_t *row = scratch + 3 * radius;
+  const uint8_t *above[TL_BLUR_MAX_RADIUS + 1];
+  const uint8_t *below[TL_BLUR_MAX_RADIUS + 1];
+  for (int y = 0; y < height; y++) {
+    for (int k = 1; k <= radius; k++) {
+      above[k] = source + (size_t)clamp(y - k, height) * source_stride;
+      below[k] = source + (size_t)clamp(y + k, height) * source_stride;
+    }
+    NAME(vertical)(source + (size_t)y * source_stride, above, below, radius, weights, row, channels);
+    replicate_edges(row, channels, radius);
+    NAME(horizontal)(row, radius, weights, destination + (size_t)y * channels, channels);
+  }
+}
