@@ -1,8 +1,9 @@
 // Per-stage timings of the pipeline, for people measuring the kernel.
 //
 //   swift run -c release PipelineBenchmarks [--json] [--filter TEXT] [--seconds S] [--profile NAME]
-//                                           [--kernel-path baseline|hostTuned]
+//                                           [--kernel-level LEVEL]
 //   swift run -c release PipelineBenchmarks --write-frames DIR
+//   swift run -c release PipelineBenchmarks --levels
 //
 // Stages: decode (libjpeg-turbo), blur (whole frame), classify (every pixel), blur+classify,
 // sample (the points of a classified frame), a frame's decision with the whole frame
@@ -23,9 +24,6 @@ struct Options {
   var filter: String?
   var seconds = 1.0
   var profile = "default"
-  /// The kernel form the blur and classify rows run (`KernelPath`); the pipeline rows run
-  /// the build's own.
-  var kernelPath = KernelPath.built
   var writeFrames: String?
 
   static func parse(_ arguments: [String]) -> Options {
@@ -37,19 +35,27 @@ struct Options {
       case "--filter": options.filter = rest.popFirst()
       case "--seconds": options.seconds = rest.popFirst().flatMap(Double.init) ?? options.seconds
       case "--profile": options.profile = rest.popFirst() ?? options.profile
-      case "--kernel-path":
-        guard let path = rest.popFirst().flatMap(KernelPath.init(rawValue:)) else {
-          FileHandle.standardError.write(Data("Error: --kernel-path takes baseline or hostTuned\n".utf8))
+      case "--kernel-level":
+        // Every row runs the level, the pipeline's too: it is what TRAFFIC_LIGHT_KERNELS
+        // says, set before any kernel is made.
+        let value = rest.popFirst() ?? ""
+        if let problem = KernelLevel.chosen(byEnvironment: value).problem {
+          FileHandle.standardError.write(Data("Error: --kernel-level: \(problem)\n".utf8))
           exit(64)
         }
-        options.kernelPath = path
+        setenv(KernelLevel.environmentVariable, value, 1)
       case "--write-frames": options.writeFrames = rest.popFirst()
+      case "--levels":
+        // The kernel levels this CPU runs, one a line, lowest first.
+        for level in KernelLevel.supported { print(level.rawValue) }
+        exit(0)
       case "-h", "--help":
         print(
           """
           Usage: PipelineBenchmarks [--json] [--filter TEXT] [--seconds S] [--profile NAME]
-                                    [--kernel-path baseline|hostTuned]
+                                    [--kernel-level LEVEL]   (default: the best this CPU runs)
                  PipelineBenchmarks --write-frames DIR   (the benchmark's frames as JPEG files)
+                 PipelineBenchmarks --levels             (the kernel levels this CPU runs)
           """)
         exit(0)
       default:
@@ -154,8 +160,8 @@ if let folder = options.writeFrames {
 
 let profile = try! Profile.named(options.profile)
 let pipeline = FramePipeline(profile: profile)
-let blur = GaussianBlur(sigma: profile.sigma, path: options.kernelPath)
-let classifier = HSVClassifier(thresholds: profile.thresholds, path: options.kernelPath)
+let blur = GaussianBlur(sigma: profile.sigma)
+let classifier = HSVClassifier(thresholds: profile.thresholds)
 var fullPipeline = pipeline
 fullPipeline.usesFullFrame = true
 let decoder = ImageDecoder()
@@ -204,7 +210,7 @@ if options.json {
   for r in results {
     let p50 = Double(r.percentile(50))
     let line: [String: Any] = [
-      "benchmark": r.name, "frame": r.frame, "kernelPath": options.kernelPath.rawValue, "pixels": r.pixels,
+      "benchmark": r.name, "frame": r.frame, "kernelLevel": KernelLevel.best.rawValue, "pixels": r.pixels,
       "samples": r.samples.count,
       "p0_ns": r.percentile(0), "p25_ns": r.percentile(25), "p50_ns": r.percentile(50),
       "p75_ns": r.percentile(75), "p90_ns": r.percentile(90), "p99_ns": r.percentile(99),
@@ -217,7 +223,7 @@ if options.json {
 } else {
   func us(_ ns: UInt64) -> String { String(format: "%.1f", Double(ns) / 1000) }
   print(
-    "blur and classify rows: kernel path \(options.kernelPath.rawValue) (this build's own: \(KernelPath.built.rawValue))"
+    "kernel level \(KernelLevel.best.rawValue) (this CPU runs: \(KernelLevel.supported.map(\.rawValue).joined(separator: ", ")))"
   )
   print(
     "benchmark (profile \(profile.name))".padding(toLength: 28, withPad: " ", startingAt: 0)
