@@ -7,14 +7,15 @@ import TrafficLightTestSupport
 /// Outputs that cannot take the results, and coordinates past any image: each is said, none
 /// hangs, crashes or loses results silently.
 @Suite struct OutputFailureTests {
-  /// Runs `command` in /bin/sh in the package root, with the built tool as `$TL`.
-  static func shell(_ command: String) throws -> Run {
+  /// Runs `command` in /bin/sh in the package root, with the built tool as `$TL`; with
+  /// `capturing`, what the command writes to the file `$OUT` is returned as its stdout.
+  static func shell(_ command: String, capturing: Bool = false) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", command]
     process.currentDirectoryURL = CLIPaths.packageRoot
-    process.environment = ["TL": CLIPaths.binary.path, "PATH": "/usr/bin:/bin"]
     let folder = try temporaryFolder()
+    process.environment = ["TL": CLIPaths.binary.path, "PATH": "/usr/bin:/bin", "OUT": folder + "/out"]
     let err = folder + "/stderr"
     _ = FileManager.default.createFile(atPath: err, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
@@ -24,8 +25,10 @@ import TrafficLightTestSupport
     try process.run()
     process.waitUntilExit()
     try handle.close()
+    let out = capturing ? (try? String(contentsOfFile: folder + "/out", encoding: .utf8)) ?? "" : ""
     return Run(
-      status: process.terminationStatus, stdout: "", stderr: try String(contentsOfFile: err, encoding: .utf8))
+      status: process.terminationStatus, stdout: out, stderr: try String(contentsOfFile: err, encoding: .utf8)
+    )
   }
 
   @Test func stdoutThatCannotBeWritten_isAnError_exitOne() throws {
@@ -156,5 +159,42 @@ import TrafficLightTestSupport
     #expect(onAMask.status == 64)
     #expect(onAMask.stderr.contains("is the name of a mask"))
     #expect(!FileManager.default.fileExists(atPath: masks + "/real_400_2.mask.png"))
+  }
+}
+
+/// The kernel level forced through the environment: the C levels the CPU runs read the
+/// stills byte for byte alike, and the portable (Float) level names the same colours; a level
+/// the CPU cannot run, or a name that is no level, is refused.
+@Suite struct KernelLevelEnvironmentTests {
+  @Test func forcedLevels_readAlike_andImpossibleOnesAreRefused() throws {
+    var readings: [String: String] = [:]
+    for level in KernelLevel.supported {
+      let run = try OutputFailureTests.shell(
+        #"TRAFFIC_LIGHT_KERNELS=\#(level.rawValue) "$TL" classify --format jsonl SampleFrames/stills > "$OUT""#,
+        capturing: true)
+      #expect(run.status == 0, "\(level): \(run.stderr)")
+      readings[level.rawValue] = run.stdout
+    }
+    let cLevels = KernelLevel.supported.filter { $0 != .portable }.map { readings[$0.rawValue]! }
+    #expect(Set(cLevels).count == 1, "the C levels read the stills differently")
+    func colours(_ jsonl: String) -> [String] {
+      jsonl.split(separator: "\n").compactMap { line -> String? in
+        guard let range = line.range(of: #""color":""#) else { return nil }
+        return String(line[range.upperBound...].prefix { $0 != "\"" })
+      }
+    }
+    let generic = colours(readings["generic"] ?? "")
+    #expect(generic.count >= 10)
+    #expect(colours(readings["portable"] ?? "") == generic)
+    let unknown = try OutputFailureTests.shell(
+      #"TRAFFIC_LIGHT_KERNELS=fast "$TL" classify SampleFrames/stills"#)
+    #expect(unknown.status == 64)
+    #expect(unknown.stderr.contains("TRAFFIC_LIGHT_KERNELS=fast names no kernel level"))
+    for level in KernelLevel.allCases where !level.isSupported {
+      let refused = try OutputFailureTests.shell(
+        #"TRAFFIC_LIGHT_KERNELS=\#(level.rawValue) "$TL" classify SampleFrames/stills"#)
+      #expect(refused.status == 64)
+      #expect(refused.stderr.contains("this CPU does not run it"))
+    }
   }
 }
