@@ -42,6 +42,21 @@ static void tl_jpeg_emit_message(j_common_ptr cinfo, int level) {
 
 static void tl_jpeg_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
+/// Called by libjpeg as it works: stops a file with more than TL_JPEG_MAX_SCANS scans.
+static void tl_jpeg_progress(j_common_ptr cinfo) {
+  if (!cinfo->is_decompressor) {
+    return;
+  }
+  j_decompress_ptr decompress = (j_decompress_ptr)cinfo;
+  if (decompress->input_scan_number > TL_JPEG_MAX_SCANS) {
+    tl_jpeg_error *error = (tl_jpeg_error *)cinfo->err;
+    snprintf(error->report->message, TL_MESSAGE_LENGTH,
+             "more than %d scans (a progressive JPEG repeats its scans; cameras write about 10)",
+             TL_JPEG_MAX_SCANS);
+    longjmp(error->recovery, 1);
+  }
+}
+
 static void tl_jpeg_install_errors(tl_jpeg_error *error, tl_codec_report *report) {
   jpeg_std_error(&error->manager);
   error->manager.error_exit = tl_jpeg_error_exit;
@@ -112,6 +127,8 @@ static tl_status tl_jpeg_decode(const uint8_t *data, size_t size, int whole, uin
     return TL_STATUS_ERROR;
   }
   jpeg_create_decompress(&cinfo);
+  struct jpeg_progress_mgr progress = {.progress_monitor = tl_jpeg_progress};
+  cinfo.progress = &progress;
   jpeg_mem_src(&cinfo, data, (unsigned long)size);
   jpeg_read_header(&cinfo, TRUE);
   tl_report_header(&cinfo, report);

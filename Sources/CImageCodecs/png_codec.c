@@ -12,6 +12,61 @@
 
 #include <png.h>
 
+static uint32_t tl_png_be32(const uint8_t *p) {
+  return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+static int tl_png_is_text(const uint8_t *type) {
+  return memcmp(type, "tEXt", 4) == 0 || memcmp(type, "zTXt", 4) == 0 || memcmp(type, "iTXt", 4) == 0;
+}
+
+uint8_t *tl_png_without_text(const uint8_t *data, size_t size, size_t *out_size) {
+  static const uint8_t signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+  *out_size = 0;
+  if (size < 8 || memcmp(data, signature, 8) != 0) {
+    return NULL;
+  }
+  // A first walk: is there anything to drop?
+  int found = 0;
+  for (size_t at = 8; at + 12 <= size;) {
+    size_t length = tl_png_be32(data + at);
+    if (length > size - at - 12) {
+      break;
+    }
+    if (tl_png_is_text(data + at + 4)) {
+      found = 1;
+      break;
+    }
+    at += length + 12;
+  }
+  if (!found) {
+    return NULL;
+  }
+  uint8_t *out = malloc(size);
+  if (out == NULL) {
+    return NULL;
+  }
+  memcpy(out, data, 8);
+  size_t kept = 8;
+  size_t at = 8;
+  while (at + 12 <= size) {
+    size_t length = tl_png_be32(data + at);
+    if (length > size - at - 12) {
+      break;
+    }
+    if (!tl_png_is_text(data + at + 4)) {
+      memcpy(out + kept, data + at, length + 12);
+      kept += length + 12;
+    }
+    at += length + 12;
+  }
+  // Whatever follows (a truncated chunk, trailing bytes) goes to libpng as it was.
+  memcpy(out + kept, data + at, size - at);
+  kept += size - at;
+  *out_size = kept;
+  return out;
+}
+
 static void tl_png_fail(png_image *image, tl_codec_report *report) {
   snprintf(report->message, TL_MESSAGE_LENGTH, "%s",
            image->message[0] != '\0' ? image->message : "not a readable PNG");
@@ -38,16 +93,35 @@ static tl_status tl_png_begin(const uint8_t *data, size_t size, png_image *image
 }
 
 tl_status tl_png_read_info(const uint8_t *data, size_t size, tl_codec_report *report) {
+  size_t stripped_size = 0;
+  uint8_t *stripped = tl_png_without_text(data, size, &stripped_size);
   png_image image;
-  tl_status status = tl_png_begin(data, size, &image, report);
+  tl_status status = stripped ? tl_png_begin(stripped, stripped_size, &image, report)
+                              : tl_png_begin(data, size, &image, report);
   if (status == TL_STATUS_OK) {
     png_image_free(&image);
   }
+  free(stripped);
   return status;
 }
 
+/// Decodes `data`, whose text chunks are already dropped (libpng reads from it until the end).
+static tl_status tl_png_decode_stripped(const uint8_t *data, size_t size, uint8_t *rgb,
+                                        size_t capacity, tl_codec_report *report);
+
 tl_status tl_png_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, size_t capacity,
                             tl_codec_report *report) {
+  size_t stripped_size = 0;
+  uint8_t *stripped = tl_png_without_text(data, size, &stripped_size);
+  tl_status status = stripped
+                       ? tl_png_decode_stripped(stripped, stripped_size, rgb, capacity, report)
+                       : tl_png_decode_stripped(data, size, rgb, capacity, report);
+  free(stripped);
+  return status;
+}
+
+static tl_status tl_png_decode_stripped(const uint8_t *data, size_t size, uint8_t *rgb,
+                                        size_t capacity, tl_codec_report *report) {
   png_image image;
   tl_status status = tl_png_begin(data, size, &image, report);
   if (status != TL_STATUS_OK) {

@@ -46,6 +46,11 @@ typedef struct tl_codec_report {
   char warning[TL_MESSAGE_LENGTH];
 } tl_codec_report;
 
+/// The most scans a JPEG may have. A progressive JPEG can repeat scans without end, and each
+/// costs a pass over the whole image: a 673 KB file of one repeated scan took 34 s. Cameras
+/// and encoders write about 10; djpeg's own limit (-maxscans) is also taken as 100 here.
+enum { TL_JPEG_MAX_SCANS = 100 };
+
 tl_status tl_jpeg_read_info(const uint8_t *data, size_t size, tl_codec_report *report);
 tl_status tl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, size_t capacity,
                              tl_codec_report *report);
@@ -56,6 +61,13 @@ tl_status tl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, siz
 /// decoding stops below it. The pixels equal those of a full decode.
 tl_status tl_jpeg_decode_region_rgb(const uint8_t *data, size_t size, uint32_t x, uint32_t y, uint32_t width,
                                     uint32_t height, uint8_t *rgb, size_t capacity, tl_codec_report *report);
+
+/// The PNG at `data` without its text chunks (tEXt, zTXt, iTXt), which nothing here reads and
+/// libpng would inflate one by one (up to 8 MB each) before the pixels: a 6 MB file of
+/// compressed text took 99 s. Returns a buffer of `*out_size` bytes the caller frees, or NULL
+/// when there is no text chunk to drop (or no PNG signature: libpng then says what is wrong).
+/// Every other chunk is kept byte for byte, a truncated tail included.
+uint8_t *tl_png_without_text(const uint8_t *data, size_t size, size_t *out_size);
 
 tl_status tl_png_read_info(const uint8_t *data, size_t size, tl_codec_report *report);
 tl_status tl_png_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, size_t capacity,

@@ -1,0 +1,101 @@
+import CImageCodecs
+import Foundation
+import Testing
+import TrafficLightKernels
+import TrafficLightTestSupport
+
+@testable import TrafficLight
+
+/// Files built to cost far more to decode than their size says: each is refused or defused
+/// without the work.
+@Suite struct DecoderBombTests {
+  /// A 48x48 progressive JPEG whose last scan is repeated `copies` times more before its end
+  /// (libjpeg warns of the repeated scan and would decode every copy).
+  static func repeatedScans(_ copies: Int) throws -> [UInt8] {
+    var image = RGBImage(width: 48, height: 48)
+    for y in 0..<48 {
+      for x in 0..<48 { image[x, y] = (UInt8(x * 5), UInt8(y * 5), UInt8((x ^ y) * 4)) }
+    }
+    let jpeg = try ImageEncoder.jpeg(image, quality: 90, progressive: true)
+    // The last start-of-scan marker (FF DA) and the end-of-image marker (FF D9) after it.
+    var lastScan = 0
+    for i in 0..<(jpeg.count - 1) where jpeg[i] == 0xFF && jpeg[i + 1] == 0xDA { lastScan = i }
+    let end = jpeg.count - 2
+    #expect(lastScan > 0 && jpeg[end] == 0xFF && jpeg[end + 1] == 0xD9)
+    let scan = Array(jpeg[lastScan..<end])
+    return Array(jpeg[..<end]) + Array([[UInt8]](repeating: scan, count: copies).joined()) + [0xFF, 0xD9]
+  }
+
+  @Test func jpeg_withMoreScansThanTheLimit_isRefusedSayingWhy() throws {
+    let limit = Int(TL_JPEG_MAX_SCANS)
+    // Well under the limit: decodes (with libjpeg's warning about the repeated scan).
+    let fine = try ImageDecoder(acceptsDamagedData: true).decode(Self.repeatedScans(20))
+    #expect(fine.pixels.width == 48)
+    let bomb = try Self.repeatedScans(limit + 10)
+    #expect(throws: DecodeError.self) { try ImageDecoder(acceptsDamagedData: true).decode(bomb) }
+    do {
+      _ = try ImageDecoder(acceptsDamagedData: true).decode(bomb)
+    } catch {
+      #expect("\(error)".contains("more than \(limit) scans"), "\(error)")
+    }
+    // A region decode reads the scans too.
+    #expect(throws: DecodeError.self) {
+      try ImageDecoder(acceptsDamagedData: true).decode(
+        bomb, region: PixelRegion(x: 0, y: 0, width: 8, height: 8))
+    }
+  }
+
+  /// CRC-32 of PNG chunks (ISO 3309), bit by bit: small inputs only.
+  static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+      crc ^= UInt32(byte)
+      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return ~crc
+  }
+
+  static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    let typed = Array(type.utf8) + data
+    func bigEndian(_ value: UInt32) -> [UInt8] {
+      (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) }
+    }
+    return bigEndian(UInt32(data.count)) + typed + bigEndian(crc32(typed))
+  }
+
+  /// `png` with text chunks put in after its header (IHDR is the first chunk, 8 + 25 bytes).
+  static func withText(_ png: [UInt8]) -> [UInt8] {
+    // zTXt: keyword, 0, method 0, then a zlib stream (here deliberately not one).
+    let texts =
+      chunk("tEXt", Array("Comment\u{0}hello".utf8))
+      + chunk("zTXt", Array("Big\u{0}".utf8) + [0, 0x78, 0x9C, 1, 2, 3, 4, 5])
+      + chunk("iTXt", Array("Title\u{0}".utf8) + [1, 0] + Array("en\u{0}\u{0}".utf8) + [0x78, 0x9C, 9, 9])
+    return Array(png[..<33]) + texts + Array(png[33...])
+  }
+
+  @Test func png_textChunks_areDropped_beforeLibpngSeesThem() throws {
+    let png = try ImageEncoder.png(patternImage())
+    let texty = Self.withText(png)
+    #expect(texty.count > png.count)
+    var size = 0
+    let stripped = texty.withUnsafeBufferPointer { tl_png_without_text($0.baseAddress!, $0.count, &size) }
+    #expect(stripped != nil)
+    if let stripped {
+      #expect(Array(UnsafeBufferPointer(start: stripped, count: size)) == png)
+      free(stripped)
+    }
+    // Nothing to drop: no copy.
+    let none = png.withUnsafeBufferPointer { tl_png_without_text($0.baseAddress!, $0.count, &size) }
+    #expect(none == nil)
+    // And the file decodes as the one without text, with no damage noted.
+    let decoded = try ImageDecoder().decode(texty)
+    #expect(decoded.pixels == patternImage())
+    #expect(decoded.damage == nil)
+  }
+
+  @Test func png_truncatedAfterText_isStillReportedAsTruncated() throws {
+    let texty = Self.withText(try ImageEncoder.png(patternImage()))
+    let cut = Array(texty[..<(texty.count - 30)])
+    #expect(throws: DecodeError.self) { try ImageDecoder().decode(cut) }
+  }
+}
