@@ -36,8 +36,10 @@ package enum OrderedParallelMap {
       return
     }
     let state = StreamState<T>(count: count, window: window, workers: workers)
+    // Threads of their own, not Dispatch's global queue, which runs about one block per core
+    // at a time: `--jobs` above the core count (for files on slow storage) means what it says.
     for _ in 0..<workers {
-      DispatchQueue.global().async { state.work(transform) }
+      Thread { state.work(transform) }.start()
     }
     for i in 0..<count {
       let value = state.take(i)
