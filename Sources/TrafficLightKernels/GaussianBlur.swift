@@ -10,7 +10,7 @@ import CKernels
 ///
 /// The kernel has `2 * radius + 1` taps with `radius = ceil(3 * sigma)`, weights
 /// `exp(-i^2 / (2 sigma^2))` normalised to sum to 1. Borders clamp to the edge pixel. Sigma 0
-/// is the identity. Every output channel is within 1 of a `Double` blur rounded to nearest,
+/// is the identity, and so is any sigma whose square is 0 in `Double`. Every output channel is within 1 of a `Double` blur rounded to nearest,
 /// at every `KernelLevel` (tested).
 ///
 /// Two forms compute it. The C levels (`generic`, `sse2`, `avx2`, `avx512`) run a fixed-point
@@ -38,7 +38,9 @@ public struct GaussianBlur: Sendable {
     precondition(sigma >= 0 && sigma.isFinite, "sigma must be finite and not negative")
     self.sigma = sigma
     self.level = level
-    guard sigma > 0 else {
+    // A sigma so small that its square is 0 (below about 1e-162) is the identity too: the
+    // weights' formula would divide 0 by 0 at the centre.
+    guard sigma * sigma > 0 else {
       radius = 0
       weights = [1]
       fixedWeights = []

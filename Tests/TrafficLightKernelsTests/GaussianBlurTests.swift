@@ -118,6 +118,22 @@ import TrafficLightKernels
     }
   }
 
+  /// Sigmas whose square underflows, or whose side weights round to nothing, leave the
+  /// image as it is at every level (they once made every weight NaN).
+  @Test(arguments: KernelLevel.supported)
+  func blur_vanishingSigma_isTheIdentity(level: KernelLevel) {
+    let image = randomImage(width: 23, height: 17, seed: 4)
+    for sigma in [1e-200, 1e-162, 1e-100, 0.01, 0.1] {
+      let blur = GaussianBlur(sigma: sigma, level: level)
+      #expect(!blur.weights.contains { !$0.isFinite }, "sigma \(sigma)")
+      #expect(blur.apply(to: image) == image, "sigma \(sigma)")
+      let region = PixelRegion(x: 0, y: 0, width: 23, height: 17)
+      let pixel = blur.pixel(x: 5, y: 6, in: image, region: region)
+      let original = image[5, 6]
+      #expect(pixel.r == original.r && pixel.g == original.g && pixel.b == original.b)
+    }
+  }
+
   @Test(arguments: [0.5, 2, 3.5])
   func blur_uniformFrame_isUnchanged(sigma: Double) {
     let image = RGBImage(width: 37, height: 23, fill: (200, 17, 255))
