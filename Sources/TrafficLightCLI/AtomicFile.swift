@@ -11,6 +11,8 @@
 /// place.
 final class AtomicFile {
   let path: String
+  /// The file written: `path`, or where the symbolic links at `path` lead (the links stay).
+  let target: String
   let temporaryPath: String
   private(set) var descriptor: Int32
   /// Whether the destination is written directly (it is not a regular file).
@@ -24,6 +26,9 @@ final class AtomicFile {
   /// - Throws: `CommandError` naming `path` when the folder cannot take the file.
   init(path: String) throws(CommandError) {
     self.path = path
+    // Standard output and the like are links to what the process holds: written as named.
+    let path = Self.streams.contains(path) ? path : Self.followingLinks(path)
+    target = path
     // A destination that exists and is not a regular file is written in place (renaming
     // over it would replace the device), but only standard output, standard error and
     // /dev/null: a FIFO with no reader would block the run forever, and another device is
@@ -31,11 +36,11 @@ final class AtomicFile {
     var status = stat()
     if stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG {
       guard status.st_mode & S_IFMT != S_IFDIR else {
-        throw CommandError.io("cannot write \(path): is a folder")
+        throw CommandError.io("cannot write \(self.path): is a folder")
       }
       guard Self.streams.contains(path) else {
         throw CommandError.io(
-          "cannot write \(path): not a regular file (a FIFO or device; use a file, or /dev/stdout)")
+          "cannot write \(self.path): not a regular file (a FIFO or device; use a file, or /dev/stdout)")
       }
       temporaryPath = path
       descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
@@ -44,7 +49,7 @@ final class AtomicFile {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
       }
       guard descriptor >= 0 else {
-        throw CommandError.io("cannot write \(path): \(String(cString: strerror(errno)))")
+        throw CommandError.io("cannot write \(self.path): \(String(cString: strerror(errno)))")
       }
       inPlace = true
       return
@@ -64,8 +69,31 @@ final class AtomicFile {
     guard descriptor >= 0 else {
       let reason = String(cString: strerror(errno))
       InterruptCleanup.unregister(temporaryPath)
-      throw CommandError.io("cannot write \(path): \(reason)")
+      throw CommandError.io("cannot write \(self.path): \(reason)")
     }
+    // A file replaced keeps its permissions.
+    if stat(path, &status) == 0 { _ = fchmod(descriptor, status.st_mode & 0o7777) }
+  }
+
+  /// Where the symbolic links at `path` lead, link after link (up to 40, as the kernel
+  /// allows), the last one possibly not existing yet; `path` itself when it is no link.
+  static func followingLinks(_ path: String) -> String {
+    var current = path
+    for _ in 0..<40 {
+      var status = stat()
+      guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return current }
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let length = readlink(current, &buffer, Int(PATH_MAX))
+      guard length > 0 else { return current }
+      let destination = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if destination.hasPrefix("/") {
+        current = destination
+      } else {
+        let folder = current.lastIndex(of: "/").map { String(current[...$0]) } ?? ""
+        current = folder + destination
+      }
+    }
+    return current
   }
 
   /// Writes all of `bytes`; returns false on failure (errno says why).
@@ -94,7 +122,7 @@ final class AtomicFile {
       return "cannot write \(path): \(reason)"
     }
     descriptor = -1
-    guard rename(temporaryPath, path) == 0 else {
+    guard rename(temporaryPath, target) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporaryPath)
       return "cannot write \(path): \(reason)"

@@ -198,3 +198,28 @@ import TrafficLightTestSupport
     }
   }
 }
+
+/// `-o` onto a symbolic link writes the file the link leads to, keeping the link and the
+/// file's permissions (it once replaced the link with a new file of mode 0644).
+@Suite struct SymlinkOutputTests {
+  @Test func outputThroughALink_writesItsTarget_keepingLinkAndMode() throws {
+    let folder = try temporaryFolder()
+    let run = try OutputFailureTests.shell(
+      """
+      cd '\(folder)' && mkdir sub && echo old > sub/results.txt && chmod 600 sub/results.txt \
+        && ln -s sub/results.txt link && ln -s link chain \
+        && "$TL" classify -o chain "$OLDPWD/SampleFrames/stills" \
+        && test -L link && test -L chain && stat -c %a sub/results.txt > "$OUT" \
+        && head -c 4 sub/results.txt >> "$OUT"
+      """, capturing: true)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout == "600\nPATH", "\(run.stdout)")
+    let dangling = try OutputFailureTests.shell(
+      """
+      cd '\(folder)' && ln -s new.txt dangling && "$TL" classify -o dangling "$OLDPWD/SampleFrames/stills" \
+        && test -L dangling && head -c 4 new.txt > "$OUT"
+      """, capturing: true)
+    #expect(dangling.status == 0, "\(dangling.stderr)")
+    #expect(dangling.stdout == "PATH")
+  }
+}
