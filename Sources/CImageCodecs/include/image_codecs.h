@@ -49,6 +49,7 @@ typedef struct tl_codec_report {
 /// The most scans a JPEG may have. A progressive JPEG can repeat scans without end, and each
 /// costs a pass over the whole image: a 673 KB file of one repeated scan took 34 s. Cameras
 /// and encoders write about 10; djpeg's own limit (-maxscans) is also taken as 100 here.
+/// Besides the count, the scans' work is bounded by the image's size (jpeg_codec.c).
 enum { TL_JPEG_MAX_SCANS = 100 };
 
 tl_status tl_jpeg_read_info(const uint8_t *data, size_t size, tl_codec_report *report);
