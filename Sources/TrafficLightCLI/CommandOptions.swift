@@ -26,6 +26,8 @@ struct CommandOptions: Equatable {
   var ignoresExifOrientation = false
   var maxPixels = 100_000_000
   var maxFileBytes = 256 << 20
+  /// The memory the images read at once share; `nil` for `MemoryBudget.defaultBytes`.
+  var maxMemory: Int?
   /// Stop after this many inputs failed; `nil` for never.
   var maxErrors: Int?
   var help = false
@@ -74,6 +76,7 @@ struct CommandOptions: Equatable {
       case ("--ignore-exif-orientation", _): options.ignoresExifOrientation = true
       case ("--max-pixels", _): options.maxPixels = try size(name, try value())
       case ("--max-file-size", _): options.maxFileBytes = try size(name, try value())
+      case ("--max-memory", _): options.maxMemory = try size(name, try value())
       case ("--max-errors", _): options.maxErrors = try whole(name, try value(), in: 1...Int(Int32.max))
       case ("--window", .sequence): options.window = try whole(name, try value(), in: 1...100_000)
       case ("--fps", .sequence):
@@ -146,7 +149,7 @@ struct CommandOptions: Equatable {
   /// A positive count with an optional K, M or G suffix (powers of 1000 for pixels, 1024 for
   /// bytes: `--max-file-size 64M` is 64 MiB, `--max-pixels 20M` is 20 million pixels).
   private static func size(_ option: String, _ text: String) throws(CommandError) -> Int {
-    let base = option == "--max-file-size" ? 1024 : 1000
+    let base = option == "--max-pixels" ? 1000 : 1024
     var digits = Substring(text)
     var scale = 1
     if let last = digits.last, let power = ["K": 1, "M": 2, "G": 3][String(last).uppercased()] {

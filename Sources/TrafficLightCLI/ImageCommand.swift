@@ -44,6 +44,10 @@ enum ImageCommand {
                                K, M, G suffixes)
       --max-file-size N        refuse files larger than N bytes (default 256M; K, M, G are
                                KiB, MiB, GiB)
+      --max-memory N           memory the images being read share, in bytes (K, M, G are
+                               KiB, MiB, GiB; default half the machine's or container's
+                               memory): a worker waits until its image's estimate fits, and
+                               an image that needs more than all of it is an error
       --max-errors N           stop after N inputs have failed (exit 1)
       --shard K/N              read only shard K of N (K from 0 to N-1): run N of these, on
                                N machines if you like, with the same paths, and together
@@ -153,7 +157,8 @@ enum ImageCommand {
       appliesOrientation: !options.ignoresExifOrientation)
     let reader = ImageReader(
       decoder: decoder, pipeline: FramePipeline(profile: profile), regions: regions,
-      keepingMaps: options.mask != nil)
+      keepingMaps: options.mask != nil,
+      budget: MemoryBudget(bytes: options.maxMemory ?? MemoryBudget.defaultBytes))
     let maskNames = options.mask.map { MaskNames.assign(images, in: $0) }
     try refuseCollidingOutputs(options, maskNames: maskNames ?? [])
     // The one place the kind of run is decided: a sequence feeds each recording's frames

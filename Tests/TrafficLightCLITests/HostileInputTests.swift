@@ -220,3 +220,27 @@ struct HostileCorpus {
     #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/x.mask.png")) == before)
   }
 }
+
+/// `--max-memory`: an image needing more than the run's whole budget is an error row naming
+/// it (the run goes on); a budget that is no size is a usage error.
+@Suite struct MaxMemoryTests {
+  @Test func imageOverTheBudget_isAnError_andTheRunGoesOn() throws {
+    let folder = try temporaryFolder()
+    try Data(try ImageEncoder.png(RGBImage(width: 1200, height: 900, fill: (0, 0, 0)))).write(
+      to: URL(fileURLWithPath: folder + "/big.png"))
+    try Data(try ImageEncoder.png(RGBImage(width: 20, height: 40, fill: (200, 0, 0)))).write(
+      to: URL(fileURLWithPath: folder + "/small.png"))
+    let run = try traffic("classify", "--format", "csv", "--max-memory", "2M", folder)
+    #expect(run.status == 1)
+    #expect(run.stdout.contains("big.png,,,,,,,,,,\"reading it needs about"))
+    #expect(run.stdout.contains("more than the memory budget of 2 MB (--max-memory)"))
+    #expect(run.stdout.contains("small.png,,,,,"))
+    let roomy = try traffic("classify", "--max-memory", "1G", folder)
+    #expect(roomy.status == 0, "\(roomy.stderr)")
+    for bad in ["0", "-5", "lots", "1T"] {
+      let refused = try traffic("classify", "--max-memory", bad, folder)
+      #expect(refused.status == 64)
+      #expect(refused.stderr.contains("--max-memory must be a positive whole number"))
+    }
+  }
+}

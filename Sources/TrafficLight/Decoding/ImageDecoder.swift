@@ -15,11 +15,14 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The decoder patched over damaged data (a truncated JPEG is filled with grey, for
   /// example) and the options ask for such images to be refused.
   case damaged(path: String, format: ImageFormat, warning: String)
+  /// Reading the image would take more memory than the whole budget of the run
+  /// (`MemoryBudget`); nothing large was allocated.
+  case overMemoryBudget(path: String, needed: Int, budget: Int)
 
   public var path: String {
     switch self {
     case .unreadable(let path, _), .unsupportedFormat(let path), .tooManyPixels(let path, _, _, _),
-      .corrupt(let path, _, _), .damaged(let path, _, _):
+      .corrupt(let path, _, _), .damaged(let path, _, _), .overMemoryBudget(let path, _, _):
       path
     }
   }
@@ -34,10 +37,14 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     case .corrupt(_, let format, let reason): "corrupt \(format.rawValue.uppercased()): \(reason)"
     case .damaged(_, let format, let warning):
       "damaged \(format.rawValue.uppercased()) data: \(warning)"
+    case .overMemoryBudget(_, let needed, let budget):
+      "reading it needs about \(Self.megabytes(needed)), more than the memory budget of \(Self.megabytes(budget)) (--max-memory)"
     }
   }
 
   public var description: String { "\(path): \(reason)" }
+
+  static func megabytes(_ bytes: Int) -> String { "\((bytes + (1 << 20) - 1) >> 20) MB" }
 }
 
 /// Decodes JPEG and PNG files to 8-bit RGB.
@@ -125,6 +132,27 @@ public struct ImageDecoder: Sendable {
         pixels: orientation.display(image), region: area,
         damage: try damage(report, name: name, format: .jpeg))
     }
+  }
+
+  /// About the most memory reading `bytes` takes, in bytes: the file itself, the decoder's own
+  /// buffers (a progressive JPEG keeps every coefficient: 2 bytes a pixel a component; PNG up
+  /// to 8 bytes a pixel for 16-bit RGBA rows), the decoded pixels, and the pipeline's copies
+  /// (a turn or crop, the blurred image, the class map): 10 bytes a pixel. From the header
+  /// alone; 0 when it cannot be read (decoding then says why).
+  public func estimatedMemory(of bytes: [UInt8]) -> Int {
+    guard let format = ImageFormat(sniffing: bytes) else { return bytes.count }
+    var report = tl_codec_report()
+    let status = bytes.withUnsafeBufferPointer { data in
+      (format == .jpeg ? tl_jpeg_read_info : tl_png_read_info)(data.baseAddress, data.count, &report)
+    }
+    guard status == TL_STATUS_OK else { return bytes.count }
+    let pixels = Int(report.width).multipliedReportingOverflow(by: Int(report.height))
+    guard !pixels.overflow else { return Int.max }
+    let decoder =
+      format == .png
+      ? 8 : (report.progressive != 0 ? 2 * max(1, Int(report.channels)) : 0) + (report.cmyk != 0 ? 4 : 0)
+    let total = pixels.partialValue.multipliedReportingOverflow(by: 10 + decoder)
+    return total.overflow ? Int.max : total.partialValue + bytes.count
   }
 
   /// The orientation the image is turned to: the one `bytes` declare, or `.normal` when

@@ -8,15 +8,20 @@ public struct ImageReader: Sendable {
   public let regions: RegionSource
   /// Whether readings keep their class maps (for masks).
   public let keepingMaps: Bool
+  /// The memory the images read at once share, or nil for no limit: each reading reserves its
+  /// image's estimate (`ImageDecoder.estimatedMemory(of:)`) before decoding and gives it back
+  /// when done. Readings that keep class maps hold theirs after that, outside the budget.
+  public let budget: MemoryBudget?
 
   public init(
     decoder: ImageDecoder = ImageDecoder(), pipeline: FramePipeline, regions: RegionSource = .wholeImage,
-    keepingMaps: Bool = false
+    keepingMaps: Bool = false, budget: MemoryBudget? = nil
   ) {
     self.decoder = decoder
     self.pipeline = pipeline
     self.regions = regions
     self.keepingMaps = keepingMaps
+    self.budget = budget
   }
 
   /// Reads the image at `path`. Never throws: failures are in the outcome.
@@ -36,8 +41,20 @@ public struct ImageReader: Sendable {
       }
     }
     let decoded: DecodedImage
-    do {
-      decoded = try decoder.decode(fileAt: path, region: region)
+    var reserved = 0
+    defer { if reserved > 0 { budget?.release(reserved) } }
+    do throws(DecodeError) {
+      if let budget {
+        let bytes = try FileReader.readAll(path, maxBytes: decoder.maxFileBytes)
+        let needed = max(1, decoder.estimatedMemory(of: bytes))
+        guard budget.reserve(needed) else {
+          throw DecodeError.overMemoryBudget(path: path, needed: needed, budget: budget.bytes)
+        }
+        reserved = needed
+        decoded = try decoder.decode(bytes, name: path, region: region)
+      } else {
+        decoded = try decoder.decode(fileAt: path, region: region)
+      }
     } catch {
       return ImageReading(path: path, outcome: .failure(.decode(error)))
     }
