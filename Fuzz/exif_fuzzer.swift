@@ -1,6 +1,7 @@
 // libFuzzer entry point for the EXIF orientation reader (`ExifOrientation.declared(by:)`),
-// compiled by Fuzz/run.sh with the reader's own sources: any input must return a value,
-// never trap.
+// linked by Fuzz/run.sh against the library built with the fuzzer's instrumentation: any
+// input must return a value, never trap.
+import TrafficLight
 import TrafficLightKernels
 
 @_cdecl("LLVMFuzzerTestOneInput")
