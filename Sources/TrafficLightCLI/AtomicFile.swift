@@ -1,3 +1,5 @@
+import TrafficLight
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -34,7 +36,7 @@ final class AtomicFile {
     // /dev/null: a FIFO with no reader would block the run forever, and another device is
     // no place for results. Opened without blocking, in any case.
     var status = stat()
-    if stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG {
+    if FileSystemPath.status(path, &status) && status.st_mode & S_IFMT != S_IFREG {
       guard status.st_mode & S_IFMT != S_IFDIR else {
         throw CommandError.io("cannot write \(self.path): is a folder")
       }
@@ -43,7 +45,7 @@ final class AtomicFile {
           "cannot write \(self.path): not a regular file (a FIFO or device; use a file, or /dev/stdout)")
       }
       temporaryPath = path
-      descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+      descriptor = FileSystemPath.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
       if descriptor >= 0 {
         // Writes block as usual from here: only the open must not wait.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
@@ -65,14 +67,14 @@ final class AtomicFile {
       + "\(AtomicFile.host)-\(getpid())-\(AtomicFile.counter.next())"
     // Registered first, so no signal can fall between creating the file and registering it.
     InterruptCleanup.register(temporaryPath)
-    descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    descriptor = FileSystemPath.open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       let reason = String(cString: strerror(errno))
       InterruptCleanup.unregister(temporaryPath)
       throw CommandError.io("cannot write \(self.path): \(reason)")
     }
     // A file replaced keeps its permissions.
-    if stat(path, &status) == 0 { _ = fchmod(descriptor, status.st_mode & 0o7777) }
+    if FileSystemPath.status(path, &status) { _ = fchmod(descriptor, status.st_mode & 0o7777) }
   }
 
   /// Where the symbolic links at `path` lead, link after link (up to 40, as the kernel
@@ -81,11 +83,12 @@ final class AtomicFile {
     var current = path
     for _ in 0..<40 {
       var status = stat()
-      guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return current }
+      guard FileSystemPath.status(current, &status, followingLinks: false), status.st_mode & S_IFMT == S_IFLNK
+      else { return current }
       var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-      let length = readlink(current, &buffer, Int(PATH_MAX))
+      let length = FileSystemPath.withCString(current) { readlink($0, &buffer, Int(PATH_MAX)) }
       guard length > 0 else { return current }
-      let destination = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let destination = FileSystemPath.string(fromBytes: buffer[..<length].map { UInt8(bitPattern: $0) })
       if destination.hasPrefix("/") {
         current = destination
       } else {
@@ -118,13 +121,13 @@ final class AtomicFile {
     defer { InterruptCleanup.unregister(temporaryPath) }
     guard fsync(descriptor) == 0 || errno == EINVAL, close(descriptor) == 0 else {
       let reason = String(cString: strerror(errno))
-      unlink(temporaryPath)
+      FileSystemPath.unlink(temporaryPath)
       return "cannot write \(path): \(reason)"
     }
     descriptor = -1
-    guard rename(temporaryPath, target) == 0 else {
+    guard FileSystemPath.rename(temporaryPath, to: target) else {
       let reason = String(cString: strerror(errno))
-      unlink(temporaryPath)
+      FileSystemPath.unlink(temporaryPath)
       return "cannot write \(path): \(reason)"
     }
     return nil
@@ -135,7 +138,7 @@ final class AtomicFile {
     if descriptor >= 0 { close(descriptor) }
     descriptor = -1
     guard !inPlace else { return }
-    unlink(temporaryPath)
+    FileSystemPath.unlink(temporaryPath)
     InterruptCleanup.unregister(temporaryPath)
   }
 
@@ -179,18 +182,16 @@ final class AtomicFile {
     pthread_mutex_lock(&sweepLock)
     defer { pthread_mutex_unlock(&sweepLock) }
     let key = folder
-    guard !swept.contains(key), let directory = opendir(key) else { return }
+    guard !swept.contains(key), case .success(let names) = FileSystemPath.names(inFolder: key) else { return }
     swept.insert(key)
-    defer { closedir(directory) }
     let own = prefix + host + "-"
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) {
-        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-      }
+    for name in names {
       guard name.hasPrefix(own) else { continue }
       let fields = name.dropFirst(own.count).split(separator: "-")
       guard fields.count == 2, let pid = Int32(fields[0]), pid > 0, pid != getpid() else { continue }
-      if kill(pid, 0) == -1 && errno == ESRCH { unlink((key.hasSuffix("/") ? key : key + "/") + name) }
+      if kill(pid, 0) == -1 && errno == ESRCH {
+        FileSystemPath.unlink((key.hasSuffix("/") ? key : key + "/") + name)
+      }
     }
   }
 
@@ -237,7 +238,7 @@ enum InterruptCleanup {
       }
     }
     for i in 0..<capacity where table[i] == nil {
-      table[i] = strdup(path)
+      table[i] = FileSystemPath.withCString(path) { strdup($0) }
       return
     }
   }
@@ -247,7 +248,11 @@ enum InterruptCleanup {
     defer { pthread_mutex_unlock(&lock) }
     guard installed else { return }
     for i in 0..<capacity {
-      if let entry = table[i], String(cString: entry) == path {
+      if let entry = table[i],
+        FileSystemPath.string(
+          fromBytes: UnsafeBufferPointer(
+            start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))) == path
+      {
         table[i] = nil
         free(entry)
       }

@@ -143,12 +143,9 @@ enum ImageCommand {
       regions = .labels(folder: labels, classID: options.labelClass)
     }
     try refuseOverwritingInputs(options, images: images)
-    if let mask = options.mask {
-      do {
-        try FileManager.default.createDirectory(atPath: mask, withIntermediateDirectories: true)
-      } catch {
-        throw CommandError.io("--mask: cannot create folder \(mask)")
-      }
+    if let mask = options.mask, !FileSystemPath.makeFolders(mask) {
+      throw CommandError.io(
+        "--mask: cannot create folder \(terminalSafe(mask)): \(String(cString: strerror(errno)))")
     }
     if let output = options.output { console.file = try AtomicFile(path: output) }
 
@@ -351,10 +348,11 @@ enum ImageCommand {
   /// The paths listed in `list` (`-` for standard input): see `PathList`.
   private static func readPathList(_ list: String) throws(CommandError) -> [String] {
     if list == "-" { return PathList.parse(Array(FileHandle.standardInput.readDataToEndOfFile())) }
-    guard let data = FileManager.default.contents(atPath: list), !FileManager.default.isDirectory(list) else {
-      throw CommandError.io("--files-from: cannot read \(list)")
+    do throws(DecodeError) {
+      return PathList.parse(try FileReader.readAll(list, maxBytes: 1 << 30))
+    } catch {
+      throw CommandError.io("--files-from: cannot read \(terminalSafe(list)): \(error.reason)")
     }
-    return PathList.parse(Array(data))
   }
 
   /// Refuses outputs that would land on one another: `--output` and `--timeline` on one
@@ -407,9 +405,11 @@ enum ImageCommand {
   }
 
   private static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
+    guard let resolved = FileSystemPath.withCString(path, { realpath($0, nil) }) else { return nil }
     defer { free(resolved) }
-    return String(cString: resolved)
+    return FileSystemPath.string(
+      fromBytes: UnsafeBufferPointer(
+        start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved)))
   }
 }
 
@@ -429,8 +429,9 @@ enum MaskNames {
 }
 
 extension FileManager {
+  /// Whether `path` (bytes kept, see `FileSystemPath`) is a folder, following links.
   func isDirectory(_ path: String) -> Bool {
-    var isFolder: ObjCBool = false
-    return fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+    var status = stat()
+    return FileSystemPath.status(path, &status) && status.st_mode & S_IFMT == S_IFDIR
   }
 }

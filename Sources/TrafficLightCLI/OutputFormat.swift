@@ -1,3 +1,5 @@
+import TrafficLight
+
 /// How results are written to stdout.
 enum OutputFormat: String, CaseIterable {
   /// An aligned table for people.
@@ -76,6 +78,8 @@ struct JSONLine {
 /// `\xNN` (`\u{NNNN}` for C1), so a file name cannot move the cursor, retitle the window or
 /// break a line of a table.
 func terminalSafe(_ text: String, keeping kept: Set<Unicode.Scalar> = []) -> String {
+  // Bytes of a name that are not UTF-8 (FileSystemPath) show as \xNN too.
+  let text = FileSystemPath.displayed(text)
   guard text.unicodeScalars.contains(where: { isControl($0) && !kept.contains($0) }) else { return text }
   var out = ""
   for scalar in text.unicodeScalars {

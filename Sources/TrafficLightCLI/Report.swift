@@ -1,3 +1,4 @@
+import Foundation
 import TrafficLight
 import TrafficLightKernels
 
@@ -118,8 +119,13 @@ struct ReportFormatter {
 
   private func json(_ row: ResultRow) -> String {
     var line = JSONLine()
-    line.add("path", row.path)
-    if let recording = row.recording { line.add("recording", recording) }
+    // A name that is not UTF-8 shows its other bytes as \xNN in "path", and comes whole,
+    // byte for byte, in "pathBytes" (base64).
+    line.add("path", FileSystemPath.displayed(row.path))
+    if FileSystemPath.hasRawBytes(row.path) {
+      line.add("pathBytes", Data(FileSystemPath.bytes(row.path)).base64EncodedString())
+    }
+    if let recording = row.recording { line.add("recording", FileSystemPath.displayed(recording)) }
     if let frame = row.frame { line.add("frame", frame) }
     if let region = row.region { line.add("region", object: Self.json(region)) }
     if let color = row.color {
@@ -155,9 +161,9 @@ struct ReportFormatter {
     var fields: [String] = []
     for column in columns {
       switch column {
-      case .recording: fields.append(row.recording ?? "")
+      case .recording: fields.append(row.recording.map(FileSystemPath.displayed) ?? "")
       case .frame: fields.append(row.frame.map(String.init) ?? "")
-      case .path: fields.append(row.path)
+      case .path: fields.append(FileSystemPath.displayed(row.path))
       case .region:
         fields += row.region.map { [$0.x, $0.y, $0.width, $0.height].map(String.init) } ?? ["", "", "", ""]
       case .color: fields.append(row.color?.rawValue ?? "")

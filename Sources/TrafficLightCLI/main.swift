@@ -1,3 +1,5 @@
+import TrafficLight
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +10,14 @@
 signal(SIGPIPE, SIG_IGN)
 Console.holdStandardStreams()
 var console = Console()
-var status = TrafficLightCommand.main(Array(CommandLine.arguments.dropFirst()), console: &console)
+// The arguments as the bytes they are (a file name need not be UTF-8: `FileSystemPath`).
+let arguments = (1..<Int(CommandLine.argc)).map { i in
+  let argument = CommandLine.unsafeArgv[i]!
+  return FileSystemPath.string(
+    fromBytes: UnsafeBufferPointer(
+      start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument)))
+}
+var status = TrafficLightCommand.main(arguments, console: &console)
 console.flush()
 // A full disk or a closed descriptor on stdout loses results: say so, and fail. (A reader
 // that closed the pipe took what it wanted: that is quiet.)

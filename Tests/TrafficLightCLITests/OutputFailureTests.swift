@@ -223,3 +223,23 @@ import TrafficLightTestSupport
     #expect(dangling.stdout == "PATH")
   }
 }
+
+/// File names are bytes: a name that is not UTF-8, in a folder or given as an argument, is
+/// read, shown with \xNN in text and CSV, and given whole in jsonl's "pathBytes".
+@Suite struct ByteNameTests {
+  @Test func nameThatIsNotUTF8_isReadAndReportedRoundTrippably() throws {
+    let folder = try temporaryFolder()
+    let run = try OutputFailureTests.shell(
+      """
+      cd '\(folder)' && mkdir d && cp "$OLDPWD/SampleFrames/stills/green/0223f090-357c-4230-97aa-b238eae4b37a.jpg" \
+        "d/bad$(printf '\\377\\376').jpg" \
+        && "$TL" classify --format jsonl "d/bad$(printf '\\377\\376').jpg" > "$OUT" \
+        && "$TL" classify d >> "$OUT" && "$TL" sequence --format csv d >> "$OUT"
+      """, capturing: true)
+    #expect(run.status == 0, "\(run.stderr)")
+    let base64 = Data(Array("d/bad".utf8) + [0xFF, 0xFE] + Array(".jpg".utf8)).base64EncodedString()
+    #expect(run.stdout.contains(#"{"path":"d/bad\\xff\\xfe.jpg","pathBytes":"\#(base64)","color":"green""#))
+    #expect(run.stdout.contains("d/bad\\xff\\xfe.jpg  green"))
+    #expect(run.stdout.contains("d/bad\\xff\\xfe.jpg,,,,,green"))
+  }
+}

@@ -82,7 +82,8 @@ import TrafficLightTestSupport
     }
     let missing = try traffic(["classify", "--files-from", "/nonexistent/list.txt"])
     #expect(missing.status == 1)
-    #expect(missing.stderr == "Error: --files-from: cannot read /nonexistent/list.txt\n")
+    #expect(
+      missing.stderr == "Error: --files-from: cannot read /nonexistent/list.txt: No such file or directory\n")
   }
 
   @Test func filesFrom_newlineNulAndStandardInput_readAsOperandsWould() throws {

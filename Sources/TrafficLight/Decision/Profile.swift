@@ -99,14 +99,15 @@ public struct Profile: Sendable, Equatable, Codable {
   /// - Throws: `ProfileError`.
   public static func named(_ nameOrPath: String) throws(ProfileError) -> Profile {
     if let profile = builtIn.first(where: { $0.name == nameOrPath }) { return profile }
-    guard FileManager.default.fileExists(atPath: nameOrPath) else { throw .notFound(nameOrPath) }
-    let data: Data
+    var status = stat()
+    guard FileSystemPath.status(nameOrPath, &status) else { throw .notFound(nameOrPath) }
+    let data: [UInt8]
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: nameOrPath))
+      data = try FileReader.readAll(nameOrPath, maxBytes: 16 << 20)
     } catch {
-      throw .unreadable(path: nameOrPath, reason: error.localizedDescription)
+      throw .unreadable(path: nameOrPath, reason: error.reason)
     }
-    return try decode(data, path: nameOrPath)
+    return try decode(Data(data), path: nameOrPath)
   }
 
   /// A profile from its JSON form; `path` names it in errors.

@@ -5,15 +5,15 @@
 #endif
 
 /// Whole-file reads with errors that say what went wrong.
-enum FileReader {
+public enum FileReader {
   /// The bytes of the regular file at `path`.
   ///
   /// Opens without blocking, so a FIFO or device named like an image is refused instead of
   /// waited on.
   ///
   /// - Throws: `DecodeError.unreadable` naming `path`.
-  static func readAll(_ path: String, maxBytes: Int) throws(DecodeError) -> [UInt8] {
-    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+  public static func readAll(_ path: String, maxBytes: Int) throws(DecodeError) -> [UInt8] {
+    let descriptor = FileSystemPath.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else { throw .unreadable(path: path, reason: systemError()) }
     defer { close(descriptor) }
     var status = stat()

@@ -138,7 +138,8 @@ public struct ImageDecoder: Sendable {
   /// buffers (a progressive JPEG keeps every coefficient: 2 bytes a pixel a component; PNG up
   /// to 8 bytes a pixel for 16-bit RGBA rows), the decoded pixels, and the pipeline's copies
   /// (a turn or crop, the blurred image, the class map): 10 bytes a pixel. From the header
-  /// alone; 0 when it cannot be read (decoding then says why).
+  /// alone; the file's size when the header cannot be read or passes `maxPixels` (decoding
+  /// then says why, allocating nothing).
   public func estimatedMemory(of bytes: [UInt8]) -> Int {
     guard let format = ImageFormat(sniffing: bytes) else { return bytes.count }
     var report = tl_codec_report()
@@ -147,7 +148,8 @@ public struct ImageDecoder: Sendable {
     }
     guard status == TL_STATUS_OK else { return bytes.count }
     let pixels = Int(report.width).multipliedReportingOverflow(by: Int(report.height))
-    guard !pixels.overflow else { return Int.max }
+    // Over the pixel limit, decoding refuses it before allocating anything: that error says more.
+    guard !pixels.overflow, pixels.partialValue <= maxPixels else { return bytes.count }
     let decoder =
       format == .png
       ? 8 : (report.progressive != 0 ? 2 * max(1, Int(report.channels)) : 0) + (report.cmyk != 0 ? 4 : 0)

@@ -50,31 +50,41 @@ public enum InputCollector {
     return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
   }
 
-  /// Appends what `directory` holds to `items`; returns how many images that was.
+  /// Appends what `directory` holds to `items`; returns how many images that was. A loop, not
+  /// recursion, with a frame per open folder on a stack of its own: a tree thousands of
+  /// folders deep is walked like any other (and paths past PATH_MAX are opened a folder at a
+  /// time, see `FileSystemPath`).
   private static func walk(
     _ directory: String, identity: FileIdentity, recursive: Bool, visited: inout Set<FileIdentity>,
     into items: inout [InputItem]
   ) -> Int {
-    guard visited.insert(identity).inserted else {
-      items.append(.skipped(path: directory, reason: "folder already visited (symbolic link loop?)"))
-      return 0
+    // Each frame: a folder's path with its separator, and its names still to visit.
+    var stack: [(prefix: String, names: ArraySlice<String>)] = []
+    func enter(_ folder: String, _ identity: FileIdentity) {
+      guard visited.insert(identity).inserted else {
+        items.append(.skipped(path: folder, reason: "folder already visited (symbolic link loop?)"))
+        return
+      }
+      switch listDirectory(folder) {
+      case .success(let names):
+        stack.append((folder.hasSuffix("/") ? folder : folder + "/", NaturalOrder.sorted(names)[...]))
+      case .failure(let reason):
+        items.append(.skipped(path: folder, reason: "cannot list folder: \(reason.message)"))
+      }
     }
-    let names: [String]
-    switch listDirectory(directory) {
-    case .success(let list): names = list
-    case .failure(let reason):
-      items.append(.skipped(path: directory, reason: "cannot list folder: \(reason.message)"))
-      return 0
-    }
-    let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+    enter(directory, identity)
     var found = 0
-    for name in NaturalOrder.sorted(names) {
-      let path = prefix + name
+    while let top = stack.indices.last {
+      guard let name = stack[top].names.popFirst() else {
+        stack.removeLast()
+        continue
+      }
+      let path = stack[top].prefix + name
       if name.hasPrefix(".") {
         items.append(.skipped(path: path, reason: "hidden"))
       } else if let child = FileIdentity(directoryAt: path) {
         if recursive {
-          found += walk(path, identity: child, recursive: recursive, visited: &visited, into: &items)
+          enter(path, child)
         } else {
           items.append(.skipped(path: path, reason: "is a folder"))
         }
@@ -88,24 +98,8 @@ public enum InputCollector {
     return found
   }
 
-  struct ListingError: Error { let message: String }
-
-  private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-
-  private static func listDirectory(_ path: String) -> Result<[String], ListingError> {
-    guard let stream = opendir(path) else {
-      return .failure(ListingError(message: String(cString: strerror(errno))))
-    }
-    defer { closedir(stream) }
-    var names: [String] = []
-    while let entry = readdir(stream) {
-      // d_name is declared as 256 bytes, but a record may end sooner (d_reclen): read up to
-      // the terminating zero only, in place, never copying the whole field.
-      let name = String(
-        cString: UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: CChar.self))
-      if name != "." && name != ".." { names.append(name) }
-    }
-    return .success(names)
+  private static func listDirectory(_ path: String) -> Result<[String], FileSystemPath.SystemError> {
+    FileSystemPath.names(inFolder: path)
   }
 }
 
@@ -117,7 +111,7 @@ struct FileIdentity: Hashable {
   /// The identity of the folder at `path` (following links); `nil` when it is not a folder.
   init?(directoryAt path: String) {
     var status = stat()
-    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+    guard FileSystemPath.status(path, &status), status.st_mode & S_IFMT == S_IFDIR else { return nil }
     device = UInt64(status.st_dev)
     inode = UInt64(status.st_ino)
   }

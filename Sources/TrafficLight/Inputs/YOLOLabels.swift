@@ -55,11 +55,15 @@ public enum YOLOLabels {
   ///
   /// - Throws: `LabelError` for a file that exists but cannot be read or parsed.
   public static func load(_ path: String) throws(LabelError) -> [LabelBox] {
-    guard FileManager.default.fileExists(atPath: path) else { return [] }
-    let text: String
+    var status = stat()
+    guard FileSystemPath.status(path, &status) else { return [] }
+    let bytes: [UInt8]
     do {
-      text = try String(contentsOfFile: path, encoding: .utf8)
+      bytes = try FileReader.readAll(path, maxBytes: 64 << 20)
     } catch {
+      throw .unreadable(path: path, reason: error.reason)
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
       throw .unreadable(path: path, reason: "not readable UTF-8 text")
     }
     return try parse(text, path: path)
