@@ -30,10 +30,7 @@ uint8_t *tl_png_without_text(const uint8_t *data, size_t size, size_t *out_size)
   int found = 0;
   for (size_t at = 8; at + 12 <= size;) {
     size_t length = tl_png_be32(data + at);
-    if (length > size - at - 12) {
-      break;
-    }
-    if (tl_png_is_text(data + at + 4)) {
+    if (length > size - at - 12 || tl_png_is_text(data + at + 4)) {
       found = 1;
       break;
     }
@@ -52,7 +49,10 @@ uint8_t *tl_png_without_text(const uint8_t *data, size_t size, size_t *out_size)
   while (at + 12 <= size) {
     size_t length = tl_png_be32(data + at);
     if (length > size - at - 12) {
-      break;
+      // A chunk longer than what is left: libpng would allocate its declared length (up to
+      // 2 GB, from a 200-byte file) before finding the data short. The file ends here.
+      *out_size = kept;
+      return out;
     }
     if (!tl_png_is_text(data + at + 4)) {
       memcpy(out + kept, data + at, length + 12);
@@ -60,7 +60,7 @@ uint8_t *tl_png_without_text(const uint8_t *data, size_t size, size_t *out_size)
     }
     at += length + 12;
   }
-  // Whatever follows (a truncated chunk, trailing bytes) goes to libpng as it was.
+  // Whatever follows (a cut-off chunk header, trailing bytes) goes to libpng as it was.
   memcpy(out + kept, data + at, size - at);
   kept += size - at;
   *out_size = kept;

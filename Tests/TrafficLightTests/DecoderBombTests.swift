@@ -93,6 +93,22 @@ import TrafficLightTestSupport
     #expect(decoded.damage == nil)
   }
 
+  /// A chunk claiming more bytes than the file has (found by fuzzing: 205 bytes that made
+  /// libpng allocate and fill 1.9 GB) ends the data handed to libpng where it starts.
+  @Test func png_chunkLongerThanTheFile_endsTheDataThere() throws {
+    let png = try ImageEncoder.png(patternImage())
+    let claim: [UInt8] = [0x74, 0x45, 0x58, 0x74] + Array("zTXt".utf8) + [0x78, 0x9C, 1, 2]
+    let bogus = Array(png[..<33]) + claim
+    var size = 0
+    let cut = bogus.withUnsafeBufferPointer { tl_png_without_text($0.baseAddress!, $0.count, &size) }
+    #expect(cut != nil)
+    if let cut {
+      #expect(Array(UnsafeBufferPointer(start: cut, count: size)) == Array(png[..<33]))
+      free(cut)
+    }
+    #expect(throws: DecodeError.self) { try ImageDecoder().decode(bogus) }
+  }
+
   @Test func png_truncatedAfterText_isStillReportedAsTruncated() throws {
     let texty = Self.withText(try ImageEncoder.png(patternImage()))
     let cut = Array(texty[..<(texty.count - 30)])

@@ -66,8 +66,10 @@ tl_status tl_jpeg_decode_region_rgb(const uint8_t *data, size_t size, uint32_t x
 /// The PNG at `data` without its text chunks (tEXt, zTXt, iTXt), which nothing here reads and
 /// libpng would inflate one by one (up to 8 MB each) before the pixels: a 6 MB file of
 /// compressed text took 99 s. Returns a buffer of `*out_size` bytes the caller frees, or NULL
-/// when there is no text chunk to drop (or no PNG signature: libpng then says what is wrong).
-/// Every other chunk is kept byte for byte, a truncated tail included.
+/// when there is nothing to change (or no PNG signature: libpng then says what is wrong).
+/// Every other chunk is kept byte for byte, up to a chunk that claims more bytes than are
+/// left, where the copy ends: libpng would allocate the claimed length (1.9 GB for a 205-byte
+/// file, found by fuzzing) before it found the data short.
 uint8_t *tl_png_without_text(const uint8_t *data, size_t size, size_t *out_size);
 
 tl_status tl_png_read_info(const uint8_t *data, size_t size, tl_codec_report *report);
