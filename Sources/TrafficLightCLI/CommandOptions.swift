@@ -23,6 +23,8 @@ struct CommandOptions: Equatable {
   var output: String?
   var mask: String?
   var lenient = false
+  /// Name every file skipped in a folder, not only count them.
+  var verbose = false
   var ignoresExifOrientation = false
   var maxPixels = 100_000_000
   var maxFileBytes = 256 << 20
@@ -73,6 +75,7 @@ struct CommandOptions: Equatable {
       case ("--output", _), ("-o", _): options.output = try value()
       case ("--mask", _): options.mask = try value()
       case ("--lenient", _): options.lenient = true
+      case ("--verbose", _), ("-v", _): options.verbose = true
       case ("--ignore-exif-orientation", _): options.ignoresExifOrientation = true
       case ("--max-pixels", _): options.maxPixels = try size(name, try value())
       case ("--max-file-size", _): options.maxFileBytes = try size(name, try value())

@@ -36,6 +36,8 @@ enum ImageCommand {
       --lenient                accept JPEGs whose data is damaged (truncated, corrupt
                                segments: libjpeg fills the gaps with grey) and note the
                                damage; by default they are errors
+      -v, --verbose            name every file skipped in a folder (README, labels, hidden
+                               files); by default one note counts them
       --ignore-exif-orientation
                                read pixels as stored; by default an image is turned as
                                its EXIF orientation tag says (phone photos), as viewers
@@ -93,7 +95,7 @@ enum ImageCommand {
         --window N               frames in the vote, the current one included (default 10)
         --fps F                  frames per second: state changes also get a time
         --events                 with --format jsonl, add a record for each change of the
-                                 smoothed colour: {"event":"change","frame":...,"from":...,"to":...}
+                                 smoothed colour: {"event":"change","frame":...,"path":...,"from":...,"to":...}
         --timeline FILE.svg      draw each frame's colour and the smoothed colour along the
                                  frame axis, with the state changes marked (one DIR)
 
@@ -147,7 +149,18 @@ enum ImageCommand {
       throw CommandError.io(
         "--mask: cannot create folder \(terminalSafe(mask)): \(String(cString: strerror(errno)))")
     }
+    let maskNames = options.mask.map { MaskNames.assign(images, in: $0) }
+    try refuseCollidingOutputs(options, maskNames: maskNames ?? [])
     if let output = options.output { console.file = try AtomicFile(path: output) }
+    // The timeline's file is made now, so that a path it cannot be written to is said before
+    // any frame is read, not after all of them.
+    let timelineFile: AtomicFile?
+    do {
+      timelineFile = try options.timeline.map { path throws(CommandError) in try AtomicFile(path: path) }
+    } catch {
+      console.file?.discard()
+      throw error
+    }
 
     let decoder = ImageDecoder(
       maxPixels: options.maxPixels, maxFileBytes: options.maxFileBytes, acceptsDamagedData: options.lenient,
@@ -156,8 +169,6 @@ enum ImageCommand {
       decoder: decoder, pipeline: FramePipeline(profile: profile), regions: regions,
       keepingMaps: options.mask != nil,
       budget: MemoryBudget(bytes: options.maxMemory ?? MemoryBudget.defaultBytes))
-    let maskNames = options.mask.map { MaskNames.assign(images, in: $0) }
-    try refuseCollidingOutputs(options, maskNames: maskNames ?? [])
     // The one place the kind of run is decided: a sequence feeds each recording's frames
     // to a vote of its own.
     let isSequence = command == .sequence
@@ -173,18 +184,31 @@ enum ImageCommand {
     var recording: String? = nil
     var colors: [SignalColor] = []
     var smoothed: [SignalColor] = []
-    var changes: [(recording: String, changes: [StateChange])] = []
+    // Each recording's changes of the smoothed colour, with the file of the frame it changed on.
+    var changes: [(recording: String, changes: [(change: StateChange, path: String)])] = []
     var progress = Progress(total: images.count)
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    // Files passed over in folders as a matter of course (a README, labels, hidden files) are
+    // counted in one note; --verbose names each. Anything else skipped is always named.
+    var routine: [String: Int] = [:]
     for item in items {
       switch item {
       case .image: break
-      case .skipped(let path, let reason): console.err("Note: skipped \(path): \(reason)")
+      case .skipped(let path, let reason):
+        if !options.verbose, let kind = Self.routineSkip(reason) {
+          routine[kind, default: 0] += 1
+        } else {
+          console.err("Note: skipped \(terminalSafe(path)): \(reason)")
+        }
       case .emptyFolder(let path):
         let whereNot = recursive ? "in it or its subfolders" : "in it"
-        console.err("Error: \(path): no .jpg, .jpeg or .png file \(whereNot)")
+        console.err("Error: \(terminalSafe(path)): no .jpg, .jpeg or .png file \(whereNot)")
         failed = true
       }
+    }
+    if !routine.isEmpty {
+      let counts = routine.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+      console.err("Note: skipped \(counts.joined(separator: ", ")) (--verbose names them)")
     }
     // Workers read ahead of the output by at most 64 inputs per thread: memory stays flat
     // over any number of frames, and results come out in input order.
@@ -221,7 +245,7 @@ enum ImageCommand {
       if let step {
         colors.append(step.color)
         smoothed.append(step.smoothed)
-        if let change = step.change { changes[changes.count - 1].changes.append(change) }
+        if let change = step.change { changes[changes.count - 1].changes.append((change, reading.path)) }
       }
       for var row in rows(for: reading, step: step, options, formatter) {
         row.recording = recording
@@ -240,6 +264,7 @@ enum ImageCommand {
         event.add("event", "change")
         if let recording { event.add("recording", recording) }
         event.add("frame", change.frame)
+        event.add("path", FileSystemPath.displayed(reading.path))
         if let fps = options.fps { event.add("time", Double(change.frame) / fps) }
         event.add("from", change.from.rawValue)
         event.add("to", change.to.rawValue)
@@ -256,9 +281,13 @@ enum ImageCommand {
         console.err(summary(found, fps: options.fps, recording: operands.count > 1 ? name : nil))
       }
     }
-    if let timeline = options.timeline {
-      let svg = SequenceTimeline.svg(colors: colors, smoothed: smoothed, fps: options.fps)
-      if let problem = AtomicFile.write(Array(svg.utf8), to: timeline) {
+    if let timelineFile {
+      let svg = Array(SequenceTimeline.svg(colors: colors, smoothed: smoothed, fps: options.fps).utf8)
+      let problem =
+        svg.withUnsafeBytes { timelineFile.write($0) }
+        ? timelineFile.commit() : "cannot write \(timelineFile.path): \(String(cString: strerror(errno)))"
+      if let problem {
+        timelineFile.discard()
         console.err("Error: \(problem)")
         failed = true
       }
@@ -329,18 +358,29 @@ enum ImageCommand {
     return problems
   }
 
+  /// How a skip reason is counted in the one note, or nil for a reason always named.
+  static func routineSkip(_ reason: String) -> String? {
+    if reason.hasPrefix("not named like an image") { return "files not named like an image" }
+    if reason == "hidden" { return "hidden files" }
+    if reason == "is a folder" { return "folders (a sequence reads one level)" }
+    return nil
+  }
+
   /// The state changes, for people; `recording` names the DIR when there are several.
-  static func summary(_ changes: [StateChange], fps: Double?, recording: String? = nil) -> String {
-    let heading = "State changes" + (recording.map { " in \($0)" } ?? "") + ":"
+  static func summary(
+    _ changes: [(change: StateChange, path: String)], fps: Double?, recording: String? = nil
+  ) -> String {
+    let heading = "State changes" + (recording.map { " in \(terminalSafe($0))" } ?? "") + ":"
     guard !changes.isEmpty else { return heading + " none (the smoothed colour stayed unknown)" }
     var lines = [heading]
-    for change in changes {
+    for (change, path) in changes {
+      // Frames count from 0 in the order read; the file says which frame a person opens.
       var when = "frame \(change.frame)"
       if let fps {
         let seconds = (Double(change.frame) / fps * 100).rounded() / 100
         when += " (\(seconds) s)"
       }
-      lines.append("  \(when): \(change.from.rawValue) -> \(change.to.rawValue)")
+      lines.append("  \(when), \(terminalSafe(path)): \(change.from.rawValue) -> \(change.to.rawValue)")
     }
     return lines.joined(separator: "\n")
   }

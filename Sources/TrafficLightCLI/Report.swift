@@ -69,7 +69,7 @@ struct ReportFormatter {
         case .color: "color"
         case .smoothed: "smoothed"
         case .confidence: "confidence"
-        case .counts: "red,yellow,green,error"
+        case .counts: "red,yellow,green,decided_by,error,note"
         }
       }.joined(separator: ",")
     case .text:
@@ -112,7 +112,11 @@ struct ReportFormatter {
         row.color == nil
           ? row.error ?? ""
           : padded(String(row.counts.red), to: 3) + "  " + padded(String(row.counts.yellow), to: 6) + "  "
-            + String(row.counts.green) + (row.note.map { "  (\($0))" } ?? "")
+            + String(row.counts.green)
+            // What jsonl says beyond the counts: the rule that named the colour when the
+            // vote did not, a note, and damage accepted by --lenient.
+            + (row.decidedBy != FrameDecision.vote ? "  by \(row.decidedBy)" : "")
+            + (row.note.map { "  (\($0))" } ?? "") + (row.damage.map { "  (damaged: \($0))" } ?? "")
       }
     }.joined(separator: "  ")
   }
@@ -173,7 +177,11 @@ struct ReportFormatter {
         fields +=
           row.color == nil
           ? ["", "", ""] : [row.counts.red, row.counts.yellow, row.counts.green].map(String.init)
-        fields.append(row.error ?? row.note ?? "")
+        fields.append(row.color == nil || row.decidedBy == FrameDecision.vote ? "" : row.decidedBy)
+        fields.append(row.error ?? "")
+        // Notes are not errors (a run with only notes exits 0); damage accepted by --lenient.
+        fields.append(
+          [row.note, row.damage.map { "damaged: \($0)" }].compactMap { $0 }.joined(separator: "; "))
       }
     }
     return fields.map(Self.csvField).joined(separator: ",")

@@ -67,10 +67,11 @@ import TrafficLightTestSupport
     let lines = run.stdout.split(separator: "\n").map(String.init)
     #expect(
       lines.first
-        == "path,region_x,region_y,region_width,region_height,color,confidence,red,yellow,green,error")
+        == "path,region_x,region_y,region_width,region_height,color,confidence,red,yellow,green,decided_by,error,note"
+    )
     #expect(lines.count == 5)
     #expect(
-      lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 11 })
+      lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 13 })
   }
 
   @Test func classify_naturalOrder_andBadFilesAmongGoodOnes_reportsEveryOne_andExitsOne() throws {
@@ -95,7 +96,10 @@ import TrafficLightTestSupport
         #"{"path":"\#(folder)/frame_9.png","color":"yellow","counts":{"red":0,"yellow":3,"green":0},"confidence":1}"#,
         #"{"path":"\#(folder)/frame_10.png","color":"green","counts":{"red":0,"yellow":0,"green":2},"confidence":1}"#,
       ])
-    #expect(run.stderr == "Note: skipped \(folder)/notes.txt: not named like an image (.jpg, .jpeg, .png)\n")
+    #expect(run.stderr == "Note: skipped 1 files not named like an image (--verbose names them)\n")
+    let verbose = try traffic("classify", "--profile", "seed", "--format", "jsonl", "--verbose", folder)
+    #expect(
+      verbose.stderr == "Note: skipped \(folder)/notes.txt: not named like an image (.jpg, .jpeg, .png)\n")
   }
 
   @Test func classify_fifoAndLinkLoop_doNotHang() throws {
@@ -140,17 +144,17 @@ import TrafficLightTestSupport
     paste(syntheticLight(lit: .green), into: &frame, x: 60, y: 0)
     try writePNG(frame, to: folder + "/frame.png")
     let left = try traffic("classify", "--profile", "seed", "--format", "csv", "--roi", "10,0,30,90", folder)
-    #expect(left.stdout.split(separator: "\n").last == "\(folder)/frame.png,10,0,30,90,red,1.00,2,0,0,")
+    #expect(left.stdout.split(separator: "\n").last == "\(folder)/frame.png,10,0,30,90,red,1.00,2,0,0,,,")
     // Clipped to the image.
     let right = try traffic(
       "classify", "--profile", "seed", "--format", "csv", "--roi", "60,-20,30,200", folder)
-    #expect(right.stdout.split(separator: "\n").last == "\(folder)/frame.png,60,0,30,90,green,1.00,0,0,2,")
+    #expect(right.stdout.split(separator: "\n").last == "\(folder)/frame.png,60,0,30,90,green,1.00,0,0,2,,,")
     #expect(try traffic("classify", "--roi", "1,2,3", folder).status == 64)
     // Wholly outside: unknown, and said.
     let outside = try traffic(
       "classify", "--profile", "seed", "--format", "csv", "--roi", "500,0,30,90", folder)
     #expect(outside.status == 0)
-    #expect(outside.stdout.split(separator: "\n").last == "\(folder)/frame.png,,,,,unknown,0.00,0,0,0,")
+    #expect(outside.stdout.split(separator: "\n").last == "\(folder)/frame.png,,,,,unknown,0.00,0,0,0,,,")
     #expect(
       outside.stderr
         == "Note: \(folder)/frame.png: --roi 500,0,30,90 lies outside the image: read as unknown\n")
@@ -187,7 +191,7 @@ import TrafficLightTestSupport
     try Data(withExifChunk(try ImageEncoder.png(ExifOrientation.rotated270.display(frame)), tag))
       .write(to: URL(fileURLWithPath: photo))
     let left = try traffic("classify", "--profile", "seed", "--format", "csv", "--roi", "10,0,30,90", photo)
-    #expect(left.stdout.split(separator: "\n").last == "\(photo),10,0,30,90,red,1.00,2,0,0,")
+    #expect(left.stdout.split(separator: "\n").last == "\(photo),10,0,30,90,red,1.00,2,0,0,,,")
   }
 
   @Test func classify_labels_readEachBoxOfTheChosenClass() throws {
@@ -215,7 +219,7 @@ import TrafficLightTestSupport
       ])
     let cars = try traffic(
       "classify", "--profile", "seed", "--format", "csv", "--labels", labels, "--label-class", "2", folder)
-    #expect(cars.stdout.split(separator: "\n")[1] == "\(folder)/cam_1.png,80,40,40,20,unknown,0.00,0,0,0,")
+    #expect(cars.stdout.split(separator: "\n")[1] == "\(folder)/cam_1.png,80,40,40,20,unknown,0.00,0,0,0,,,")
     try "9 0.5 0.5 wide 0.2\n".write(toFile: labels + "/cam_2.txt", atomically: true, encoding: .utf8)
     let broken = try traffic(
       "classify", "--profile", "seed", "--format", "jsonl", "--labels", labels, folder + "/cam_2.png")

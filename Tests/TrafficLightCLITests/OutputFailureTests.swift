@@ -96,7 +96,7 @@ import TrafficLightTestSupport
     let name = "title\u{1B}]0;pwned\u{07}\r.png"
     try writePNG(syntheticLight(lit: .red), to: folder + "/" + name)
     try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/notes\u{1B}[2J.txt"))
-    let run = try traffic("classify", "--profile", "seed", folder)
+    let run = try traffic("classify", "--profile", "seed", "--verbose", folder)
     #expect(run.status == 0)
     for text in [run.stdout, run.stderr] {
       #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(text)")

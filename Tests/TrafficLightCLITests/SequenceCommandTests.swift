@@ -47,7 +47,8 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
       run.stdout.contains(
         #"{"path":"\#(folder)/frame_6.png","recording":"\#(folder)","frame":6,"color":"green","smoothed":"green","counts":{"red":0,"yellow":0,"green":2},"confidence":1}"#
           + "\n"
-          + #"{"event":"change","recording":"\#(folder)","frame":6,"time":3,"from":"red","to":"green"}"#))
+          + #"{"event":"change","recording":"\#(folder)","frame":6,"path":"\#(folder)/frame_6.png","time":3,"from":"red","to":"green"}"#
+      ))
     let events = records.filter { $0["event"] != nil }
     #expect(events.map { $0["frame"] as? Int } == [0, 6])
     #expect(events.map { $0["from"] as? String } == ["unknown", "red"])
@@ -60,9 +61,9 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
     #expect(
       run.stderr == """
         State changes:
-          frame 1 (0.25 s): unknown -> green
-          frame 3 (0.75 s): green -> yellow
-          frame 5 (1.25 s): yellow -> red
+          frame 1 (0.25 s), \(folder)/frame_1.png: unknown -> green
+          frame 3 (0.75 s), \(folder)/frame_3.png: green -> yellow
+          frame 5 (1.25 s), \(folder)/frame_5.png: yellow -> red
 
         """)
     let lines = run.stdout.split(separator: "\n")
@@ -79,10 +80,11 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
     let lines = run.stdout.split(separator: "\n").map(String.init)
     #expect(
       lines[0]
-        == "frame,path,region_x,region_y,region_width,region_height,color,confidence,smoothed,red,yellow,green,error"
+        == "frame,path,region_x,region_y,region_width,region_height,color,confidence,smoothed,red,yellow,green,"
+        + "decided_by,error,note"
     )
-    #expect(lines[1] == "0,\(folder)/frame_0.png,,,,,green,1.00,green,0,0,2,")
-    #expect(lines[2].hasPrefix("1,\(folder)/frame_1.png,,,,,,,green,,,,corrupt JPEG: "))
+    #expect(lines[1] == "0,\(folder)/frame_0.png,,,,,green,1.00,green,0,0,2,,,")
+    #expect(lines[2].hasPrefix("1,\(folder)/frame_1.png,,,,,,,green,,,,,corrupt JPEG: "))
   }
 
   @Test func sequence_folderWithNoFrame_isAnError() throws {
@@ -168,5 +170,23 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
     #expect(run.status == 0)
     #expect(!run.stdout.contains("inf"))
     #expect(FileManager.default.fileExists(atPath: timeline))
+  }
+}
+
+/// Outputs are checked before any frame is read, and text says what jsonl says.
+@Suite struct OutputUpFrontTests {
+  @Test func timelineThatCannotBeWritten_isSaidBeforeReading() throws {
+    let run = try traffic(
+      "sequence", "--timeline", "/nonexistent/folder/t.svg", "SampleFrames/carpark-sequence")
+    #expect(run.status == 1)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr == "Error: cannot write /nonexistent/folder/t.svg: No such file or directory\n")
+  }
+
+  @Test func textAndCSV_sayWhichRuleNamedTheColour() throws {
+    let text = try traffic("classify", "SampleFrames/carpark-sequence/real_400_2.jpg")
+    #expect(text.stdout.contains("  by brightnessFallback"), "\(text.stdout)")
+    let csv = try traffic("classify", "--format", "csv", "SampleFrames/carpark-sequence/real_400_2.jpg")
+    #expect(csv.stdout.hasSuffix(",brightnessFallback,,\n"), "\(csv.stdout)")
   }
 }
