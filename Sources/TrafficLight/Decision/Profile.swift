@@ -120,6 +120,9 @@ public struct Profile: Sendable, Equatable, Codable {
     } catch {
       throw .invalid(path: path, reason: "\(error)")
     }
+    if let key = ProfileKeys.firstUnknown(in: json) {
+      throw .invalid(path: path, reason: "unknown key '\(key)' (misspelt? nothing reads it)")
+    }
     if let problem = profile.problem { throw .invalid(path: path, reason: problem) }
     return profile
   }
@@ -204,8 +207,17 @@ public struct Profile: Sendable, Equatable, Codable {
     thresholds = try container.decode(HSVThresholds.self, forKey: .thresholds)
     // Set field by field, past the initializer's preconditions: `problem` says what is wrong.
     grid = seed.grid
-    grid.points = try container.decodeIfPresent(Int.self, forKey: .points) ?? grid.points
-    grid.columns = try container.decodeIfPresent(Int.self, forKey: .columns) ?? grid.columns
+    // Read as numbers, then held to whole ones, so that 7.5 is named as the problem it is.
+    func whole(_ key: CodingKeys) throws -> Int? {
+      guard let value = try container.decodeIfPresent(Double.self, forKey: key) else { return nil }
+      guard value.rounded() == value, abs(value) < 1e9 else {
+        throw DecodingError.dataCorruptedError(
+          forKey: key, in: container, debugDescription: "must be a whole number, not \(value)")
+      }
+      return Int(value)
+    }
+    grid.points = try whole(.points) ?? grid.points
+    grid.columns = try whole(.columns) ?? grid.columns
     grid.orientation =
       try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? grid.orientation
     minimumConfidence = try container.decodeIfPresent(Double.self, forKey: .minimumConfidence) ?? 0
