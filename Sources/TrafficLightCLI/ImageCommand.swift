@@ -95,7 +95,10 @@ enum ImageCommand {
         --window N               frames in the vote, the current one included (default 10)
         --fps F                  frames per second: state changes also get a time
         --events                 with --format jsonl, add a record for each change of the
-                                 smoothed colour: {"event":"change","frame":...,"path":...,"from":...,"to":...}
+                                 smoothed colour: {"event":"change","frame":...,"path":...,"from":...,"to":...},
+                                 and for each colour shown on 2 or more frames in a row that
+                                 the vote kept out: {"event":"suppressed","frame":...,
+                                 "lastFrame":...,"path":...,"color":...}
         --timeline FILE.svg      draw each frame's colour and the smoothed colour along the
                                  frame axis, with the state changes marked (one DIR)
 
@@ -186,6 +189,22 @@ enum ImageCommand {
     var smoothed: [SignalColor] = []
     // Each recording's changes of the smoothed colour, with the file of the frame it changed on.
     var changes: [(recording: String, changes: [(change: StateChange, path: String)])] = []
+    // Each recording's states the frames showed and the vote kept out (SuppressedState).
+    var suppressedStates: [String: [SuppressedState]] = [:]
+    /// Notes a suppressed state, with an event record when asked for.
+    func noteSuppressed(_ state: SuppressedState, in recording: String) {
+      suppressedStates[recording, default: []].append(state)
+      guard options.events else { return }
+      var event = JSONLine()
+      event.add("event", "suppressed")
+      event.add("recording", recording)
+      event.add("frame", state.frames.lowerBound)
+      event.add("lastFrame", state.frames.upperBound)
+      event.add("path", FileSystemPath.displayed(state.path))
+      if let fps = options.fps { event.add("time", Double(state.frames.lowerBound) / fps) }
+      event.add("color", state.color.rawValue)
+      console.out(event.closed)
+    }
     var progress = Progress(total: images.count)
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
     // Files passed over in folders as a matter of course (a README, labels, hidden files) are
@@ -236,6 +255,7 @@ enum ImageCommand {
       var step: SequenceStep? = nil
       if let frameRecording = inputs[index].recording {
         if frameRecording != recording {
+          if let last = recording, let state = sequence?.finish() { noteSuppressed(state, in: last) }
           recording = frameRecording
           sequence = SequenceClassifier(window: options.window)
           changes.append((frameRecording, []))
@@ -270,15 +290,20 @@ enum ImageCommand {
         event.add("to", change.to.rawValue)
         console.out(event.closed)
       }
+      if let state = step?.suppressed, let recording { noteSuppressed(state, in: recording) }
       progress.update(done: index + 1)
       // A reader that went away, or an output that cannot be written, ends the run.
       return !stopped && !console.outputClosed && console.outputError == nil
     }
     progress.finish()
+    if let last = recording, let state = sequence?.finish() { noteSuppressed(state, in: last) }
 
     if isSequence && options.format != .jsonl {
       for (name, found) in changes {
-        console.err(summary(found, fps: options.fps, recording: operands.count > 1 ? name : nil))
+        console.err(
+          summary(
+            found, suppressed: suppressedStates[name] ?? [], fps: options.fps,
+            recording: operands.count > 1 ? name : nil))
       }
     }
     if let timelineFile {
@@ -368,10 +393,13 @@ enum ImageCommand {
 
   /// The state changes, for people; `recording` names the DIR when there are several.
   static func summary(
-    _ changes: [(change: StateChange, path: String)], fps: Double?, recording: String? = nil
+    _ changes: [(change: StateChange, path: String)], suppressed: [SuppressedState] = [], fps: Double?,
+    recording: String? = nil
   ) -> String {
     let heading = "State changes" + (recording.map { " in \(terminalSafe($0))" } ?? "") + ":"
-    guard !changes.isEmpty else { return heading + " none (the smoothed colour stayed unknown)" }
+    guard !changes.isEmpty || !suppressed.isEmpty else {
+      return heading + " none (the smoothed colour stayed unknown)"
+    }
     var lines = [heading]
     for (change, path) in changes {
       // Frames count from 0 in the order read; the file says which frame a person opens.
@@ -381,6 +409,11 @@ enum ImageCommand {
         when += " (\(seconds) s)"
       }
       lines.append("  \(when), \(terminalSafe(path)): \(change.from.rawValue) -> \(change.to.rawValue)")
+    }
+    for state in suppressed {
+      lines.append(
+        "  frames \(state.frames.lowerBound)-\(state.frames.upperBound), \(terminalSafe(state.path)): "
+          + "\(state.color.rawValue) on \(state.frames.count) frames, kept out by the vote")
     }
     return lines.joined(separator: "\n")
   }

@@ -190,3 +190,20 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
     #expect(csv.stdout.hasSuffix(",brightnessFallback,,\n"), "\(csv.stdout)")
   }
 }
+
+/// The vote keeps short states out by design; `--events` and the stderr summary say so.
+@Suite struct SuppressedStateTests {
+  @Test func shortYellow_isReportedAsSuppressed() throws {
+    let folder = try syntheticSequence(
+      [.green, .green, .green, .yellow, .yellow] + Array(repeating: .red, count: 6))
+    let events = try traffic("sequence", "--profile", "seed", "--format", "jsonl", "--events", folder)
+    #expect(events.status == 0)
+    #expect(
+      events.stdout.contains(
+        #"{"event":"suppressed","recording":"\#(folder)","frame":3,"lastFrame":4,"path":"\#(folder)/frame_3.png","color":"yellow"}"#
+      ))
+    let text = try traffic("sequence", "--profile", "seed", folder)
+    #expect(
+      text.stderr.contains("  frames 3-4, \(folder)/frame_3.png: yellow on 2 frames, kept out by the vote"))
+  }
+}

@@ -90,6 +90,25 @@ import TrafficLightTestSupport
     #expect(steps.compactMap(\.change) == StateChange.changes(in: steps.map(\.smoothed)))
   }
 
+  /// A colour shown on 2 or more frames in a row that the vote never took is reported when
+  /// its run ends (or the stream does); a one-frame flicker, and a state the vote took, are not.
+  @Test func sequence_reportsStatesTheVoteKeptOut() {
+    var sequence = SequenceClassifier(window: 10)
+    let frames: [SignalColor] = [
+      .green, .green, .green, .yellow, .yellow, .red, .red, .red, .red, .red, .red, .green,
+    ]
+    let steps = frames.enumerated().map { index, color in sequence.feed(reading(color, name: "f\(index).png"))
+    }
+    #expect(steps.map(\.smoothed).contains(.yellow) == false)
+    #expect(
+      steps.compactMap(\.suppressed) == [SuppressedState(color: .yellow, frames: 3...4, path: "f3.png")])
+    #expect(steps[5].suppressed != nil)  // reported on the frame that ended the run
+    #expect(sequence.finish() == nil)  // the last green is one frame: flicker
+    var trailing = SequenceClassifier(window: 10)
+    for color in [SignalColor.red, .red, .red, .red, .green, .green] { _ = trailing.feed(reading(color)) }
+    #expect(trailing.finish()?.frames == 4...5)
+  }
+
   @Test func sequence_unreadableFrame_votesUnknown() {
     var sequence = SequenceClassifier()
     _ = sequence.feed(reading(.green))

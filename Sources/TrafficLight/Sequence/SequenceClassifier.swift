@@ -8,10 +8,27 @@ public struct SequenceStep: Sendable, Equatable {
   public let smoothed: SignalColor
   /// The change of the smoothed colour this frame made, if any.
   public let change: StateChange?
+  /// A state the frames showed that the vote never took, ended by this frame (see
+  /// `SuppressedState`), if any.
+  public let suppressed: SuppressedState?
 
   /// The frame's own colour (its primary region's); `unknown` when it could not be read or
   /// has no region.
   public var color: SignalColor { reading.frameColor }
+}
+
+/// A run of frames that read one colour, at least `SuppressedState.minimumFrames` of them,
+/// while the smoothed colour never became it: the vote kept it out (a 2-frame yellow between
+/// green and red, for one). The contract's vote does that on purpose; this says that it did.
+public struct SuppressedState: Sendable, Equatable {
+  public let color: SignalColor
+  /// The run's first and last frame.
+  public let frames: ClosedRange<Int>
+  /// The file of the run's first frame.
+  public let path: String
+
+  /// Runs shorter than this are flicker, not states.
+  public static let minimumFrames = 2
 }
 
 /// Frames fed one at a time through the majority vote (SPEC section 5): a stream, not only a
@@ -19,6 +36,9 @@ public struct SequenceStep: Sendable, Equatable {
 public struct SequenceClassifier: Sendable {
   public private(set) var vote: FrameVote
   public private(set) var frameCount = 0
+  /// The current run of one frame colour: its colour, first frame and file, and whether the
+  /// smoothed colour took it.
+  private var run: (color: SignalColor, start: Int, path: String, voted: Bool)?
 
   public init(window: Int = 10) {
     vote = FrameVote(window: window)
@@ -27,12 +47,32 @@ public struct SequenceClassifier: Sendable {
   /// Feeds the next frame's reading; one that failed, or has no region, votes `unknown`.
   public mutating func feed(_ reading: ImageReading) -> SequenceStep {
     let before = vote.smoothed
-    let after = vote.add(reading.frameColor)
+    let color = reading.frameColor
+    let after = vote.add(color)
+    var ended: SuppressedState? = nil
+    if run?.color != color {
+      ended = finishRun()
+      run = (color, frameCount, reading.path, false)
+    }
+    if after == color { run?.voted = true }
     let step = SequenceStep(
       frame: frameCount, reading: reading, smoothed: after,
-      change: StateChange(at: frameCount, from: before, to: after))
+      change: StateChange(at: frameCount, from: before, to: after), suppressed: ended)
     frameCount += 1
     return step
+  }
+
+  /// Ends the stream: the state the last frames showed, if the vote never took it.
+  public mutating func finish() -> SuppressedState? {
+    defer { run = nil }
+    return finishRun()
+  }
+
+  /// The current run as a suppressed state, if it is one.
+  private func finishRun() -> SuppressedState? {
+    guard let run, run.color != .unknown, !run.voted, frameCount - run.start >= SuppressedState.minimumFrames
+    else { return nil }
+    return SuppressedState(color: run.color, frames: run.start...(frameCount - 1), path: run.path)
   }
 
   /// Reads the image at `path` with `reader` and feeds it as the next frame.
