@@ -252,6 +252,11 @@ enum ImageCommand {
         console.err("Error: \(problem)")
         failed = true
       }
+      if let maskNames, let mask = options.mask, maskNames[index] != MaskNames.plain(reading.path, in: mask) {
+        console.err(
+          "Note: \(terminalSafe(reading.path)): mask written as \(terminalSafe(maskNames[index])).png "
+            + "(an earlier input has the same file name)")
+      }
       var step: SequenceStep? = nil
       if let frameRecording = inputs[index].recording {
         if frameRecording != recording {
@@ -498,6 +503,12 @@ enum MaskNames {
       return (folder as NSString).appendingPathComponent(
         count == 1 ? stem + ".mask" : "\(stem)-\(count).mask")
     }
+  }
+
+  /// The name an image's mask takes when no other input shares its file name.
+  static func plain(_ path: String, in folder: String) -> String {
+    let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    return (folder as NSString).appendingPathComponent(stem + ".mask")
   }
 }
 

@@ -237,13 +237,23 @@ import TrafficLightTestSupport
     let run = try traffic("classify", "--profile", "seed", "--mask", masks, folder + "/light.png")
     #expect(run.status == 0)
     let mask = try ImageDecoder().decode(fileAt: masks + "/light.mask.png").pixels
-    #expect(mask.width == 30 && mask.height == 90)
+    // A 30x90 crop is drawn 8 times larger, so a person can see it: each map pixel an 8x8 square.
+    #expect(mask.width == 240 && mask.height == 720)
     // Sample points at x = 15, y = 11, 22, ...: the first two on the lit red lamp.
-    #expect(mask[15, 11] == (255, 0, 0))
-    #expect(mask[15, 22] == (255, 0, 0))
-    #expect(mask[17, 11] == (255, 255, 255))  // the ring around the point
-    #expect(mask[15, 45] == (0, 0, 0))  // dark housing: none
-    #expect(mask[2, 45] == (0, 0, 0))
+    #expect(mask[15 * 8 + 4, 11 * 8 + 4] == (255, 0, 0))
+    #expect(mask[15 * 8 + 4, 22 * 8 + 4] == (255, 0, 0))
+    #expect(mask[15 * 8 - 2, 11 * 8 + 4] == (255, 255, 255))  // the ring around the point's square
+    #expect(mask[15 * 8 + 4, 45 * 8 + 4] == (0, 0, 0))  // dark housing: none
+    #expect(mask[2 * 8, 45 * 8] == (0, 0, 0))
+    // Two inputs of one file name: the second mask's name is said.
+    let other = try temporaryFolder()
+    try writePNG(syntheticLight(lit: .green), to: other + "/light.png")
+    let twice = try traffic(
+      "classify", "--profile", "seed", "--mask", masks, folder + "/light.png", other + "/light.png")
+    #expect(
+      twice.stderr
+        == "Note: \(other)/light.png: mask written as \(masks)/light-2.mask.png (an earlier input has the same file name)\n"
+    )
   }
 
   @Test func classify_jobs_keepInputOrder() throws {
