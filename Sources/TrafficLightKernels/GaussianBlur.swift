@@ -21,7 +21,9 @@ import CKernels
 /// `TL_BLUR_MAX_RADIUS` (sigma above 16/3), runs the Swift SIMD form in `Float`, described
 /// at `apply(to:stripWidth:)`.
 public struct GaussianBlur: Sendable {
+  /// The standard deviation, in pixels (0: no blur).
   public let sigma: Double
+  /// How many taps on each side of the centre: `ceil(3 * sigma)`.
   public let radius: Int
   /// The normalised weights, from offset `-radius` to `+radius`.
   public let weights: [Float]

@@ -14,10 +14,14 @@ public enum PixelClass: UInt8, Sendable, CaseIterable {
 /// `saturationFloor`, when set, replaces the thresholds' common floor for this colour:
 /// over-exposed green lamps, for example, keep less saturation than red ones.
 public struct HueRange: Sendable, Equatable, Hashable, Codable {
+  /// The lower bound, in degrees.
   public var lower: Double
+  /// The upper bound, in degrees.
   public var upper: Double
+  /// This colour's saturation floor, in place of the thresholds' common one; nil to use that.
   public var saturationFloor: Double?
 
+  /// The hues between `lower` and `upper` (wrapping through 0 when `lower > upper`).
   public init(_ lower: Double, _ upper: Double, saturationFloor: Double? = nil) {
     self.lower = lower
     self.upper = upper
@@ -33,12 +37,18 @@ public struct HueRange: Sendable, Equatable, Hashable, Codable {
 /// `saturationFloor`); otherwise it is `none`. All comparisons are strict. Thresholds are
 /// resolved to thousandths (of a degree, of saturation, of value).
 public struct HSVThresholds: Sendable, Equatable, Hashable, Codable {
+  /// The common saturation floor, 0 to 1.
   public var saturationFloor: Double
+  /// The value floor, 0 to 1 (0: no brightness term).
   public var valueFloor: Double
+  /// Green's hue range.
   public var green: HueRange
+  /// Yellow's hue range.
   public var yellow: HueRange
+  /// Red's hue range.
   public var red: HueRange
 
+  /// Thresholds of these floors and ranges.
   public init(
     saturationFloor: Double, valueFloor: Double = 0, green: HueRange, yellow: HueRange,
     red: HueRange
@@ -70,6 +80,7 @@ public struct HSVThresholds: Sendable, Equatable, Hashable, Codable {
 /// level, and every single pixel, take the Swift form below, which branches. All give the
 /// same classes.
 public struct HSVClassifier: Sendable {
+  /// The rules it applies.
   public let thresholds: HSVThresholds
   /// The level whole images are classified at.
   public let level: KernelLevel
@@ -100,6 +111,7 @@ public struct HSVClassifier: Sendable {
     }
   }
 
+  /// A classifier of `thresholds`, whole images classified at `level`.
   public init(thresholds: HSVThresholds, level: KernelLevel = .best) {
     self.thresholds = thresholds
     self.level = level
@@ -197,10 +209,14 @@ public struct HSVClassifier: Sendable {
 
 /// A classified image: one `PixelClass` per pixel, rows top to bottom.
 public struct ClassMap: Sendable, Equatable {
+  /// The map's width, in pixels.
   public let width: Int
+  /// The map's height, in pixels.
   public let height: Int
+  /// One class per pixel, rows top to bottom.
   public let classes: [PixelClass]
 
+  /// A map of `classes` (exactly `width * height` of them).
   public init(width: Int, height: Int, classes: [PixelClass]) {
     precondition(classes.count == width * height, "one class per pixel")
     self.width = width
@@ -208,6 +224,7 @@ public struct ClassMap: Sendable, Equatable {
     self.classes = classes
   }
 
+  /// The class of pixel (`x`, `y`), which must lie in the map.
   public subscript(x: Int, y: Int) -> PixelClass {
     precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel out of bounds")
     return classes[y * width + x]

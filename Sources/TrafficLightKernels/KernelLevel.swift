@@ -78,6 +78,7 @@ public enum KernelLevel: String, Sendable, CaseIterable, Comparable {
     }
   }
 
+  /// Lower levels first, in the order of `allCases`.
   public static func < (a: KernelLevel, b: KernelLevel) -> Bool {
     allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
   }

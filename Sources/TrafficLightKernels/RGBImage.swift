@@ -4,7 +4,9 @@
 /// no padding. Pixels live in an array, so copies are cheap until one is written
 /// (copy-on-write). Reach the bytes through `read` and `update`.
 public struct RGBImage: Sendable, Equatable {
+  /// The width, in pixels.
   public let width: Int
+  /// The height, in pixels.
   public let height: Int
   private var bytes: [UInt8]
 
@@ -58,6 +60,7 @@ public struct RGBImage: Sendable, Equatable {
     self.bytes = bytes
   }
 
+  /// `width * height`.
   public var pixelCount: Int { width * height }
 
   /// The pixel at column `x`, row `y`.
@@ -120,11 +123,16 @@ public struct RGBImage: Sendable, Equatable {
 
 /// A rectangle in pixel coordinates: `x`, `y` of its top-left pixel, then its size.
 public struct PixelRegion: Sendable, Equatable, Hashable, Codable {
+  /// The left column.
   public var x: Int
+  /// The top row.
   public var y: Int
+  /// The width, in pixels.
   public var width: Int
+  /// The height, in pixels.
   public var height: Int
 
+  /// The `width` x `height` rectangle at (`x`, `y`).
   public init(x: Int, y: Int, width: Int, height: Int) {
     self.x = x
     self.y = y

@@ -16,17 +16,21 @@ import TrafficLightKernels
 /// "relativeBrightness": 0.3, "rules": [{"kind": "warmSplit", ...}, ...]}`; keys left out
 /// take the defaults.
 public struct CascadeDecider: FrameDecider {
+  /// The decider's kind in profile JSON.
   public static let kind = "cascade"
 
   /// The lamps from the top (or left) of the light.
   public var lampOrder: [SignalColor]
+  /// The vote of a point whose colour is the lamp `lampOrder` puts in its third (others vote 1).
   public var positionWeight: Double
+  /// A point dimmer than this times the brightest point does not vote (0: every point votes).
   public var relativeBrightness: Double
   /// The rules after the vote, in the order they are tried.
   public var rules: [any CascadeRule]
   /// Rules the calibrator has switched off, by index: skipped, and left out of the JSON.
   var switchedOff: Set<Int> = []
 
+  /// A cascade with these parts; the defaults are SPEC section 4's count.
   public init(
     lampOrder: [SignalColor] = [.red, .yellow, .green], positionWeight: Double = 1,
     relativeBrightness: Double = 0, rules: [any CascadeRule] = []
@@ -47,6 +51,7 @@ public struct CascadeDecider: FrameDecider {
     activeRules.lazy.compactMap { $0 as? R }.first
   }
 
+  /// The vote over `samples`, then each rule in order (see the type's comment).
   public func decide(_ samples: [SamplePoint], on grid: SampleGrid) -> FrameDecision {
     let context = CascadeContext(
       samples: samples, lampOrder: lampOrder, lampPoints: grid.points * grid.columns / 9)
@@ -85,6 +90,7 @@ public struct CascadeDecider: FrameDecider {
       samples: samples, counts: counts, color: color, decidedBy: decidedBy, confidence: confidence)
   }
 
+  /// What is wrong with the values (a weight or a rule out of range), if anything.
   public var problem: String? {
     if !(positionWeight >= 0 && positionWeight <= 1000) {
       return "positionWeight must be between 0 and 1000, not \(positionWeight)"
@@ -138,12 +144,14 @@ public struct CascadeDecider: FrameDecider {
     }
   }
 
+  /// The cascade with each rule's windows moved to follow `thresholds`.
   public func tied(to thresholds: HSVThresholds) -> CascadeDecider {
     var tied = self
     tied.rules = rules.map { $0.tied(to: thresholds) }
     return tied
   }
 
+  /// Equal parts, counting only the rules that are switched on.
   public static func == (a: CascadeDecider, b: CascadeDecider) -> Bool {
     let (rulesA, rulesB) = (a.activeRules, b.activeRules)
     return a.lampOrder == b.lampOrder && a.positionWeight == b.positionWeight
@@ -155,6 +163,7 @@ public struct CascadeDecider: FrameDecider {
     case lampOrder, positionWeight, relativeBrightness, rules
   }
 
+  /// Decodes the JSON form; keys left out take the defaults.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let defaults = CascadeDecider()
@@ -170,6 +179,7 @@ public struct CascadeDecider: FrameDecider {
     }
   }
 
+  /// Encodes the JSON form, with the rules that are switched on.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(lampOrder, forKey: .lampOrder)

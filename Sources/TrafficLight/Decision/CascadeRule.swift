@@ -3,17 +3,21 @@ import TrafficLightKernels
 /// What a cascade rule sees: the points, the lamp order, and which colours the vote found
 /// at their own lamp.
 public struct CascadeContext: Sendable {
+  /// The decision's points.
   public let samples: [SamplePoint]
+  /// The lamps from the top (or left) of the light.
   public let lampOrder: [SignalColor]
   /// The colours with a voting point in the third their lamp sits in.
   public var atTheirLamp: Set<SignalColor> = []
   /// The vote: each colour's weighted score and its voting points.
   public var scores: [SignalColor: Double] = [:]
+  /// How many points voted for each colour.
   public var counts = ColorCounts()
   /// How many points a lit lamp covers on the grid: about a ninth of them (a third of the
   /// light's length, a third of its width), at least one.
   public var lampPoints = 1
 
+  /// A context for `samples` read with `lampOrder`; the vote's fields are filled by the decider.
   public init(
     samples: [SamplePoint], lampOrder: [SignalColor], atTheirLamp: Set<SignalColor> = [], lampPoints: Int = 1
   ) {
@@ -43,9 +47,12 @@ public struct CascadeContext: Sendable {
 
 /// A rule's answer: the colour, and how sure the rule is of it (0 to 1).
 public struct CascadeRevision: Sendable, Equatable {
+  /// The colour the rule names.
   public let color: SignalColor
+  /// How sure the rule is of it, 0 to 1.
   public let confidence: Double
 
+  /// The answer `color`, with `confidence` (0 to 1).
   public init(_ color: SignalColor, confidence: Double) {
     self.color = color
     self.confidence = confidence
@@ -72,7 +79,9 @@ public protocol CascadeRule: Sendable, Codable, Equatable {
 }
 
 extension CascadeRule {
+  /// No tuning axes, unless a rule declares some.
   public static var tuning: [TuningAxis<Self>] { [] }
+  /// The rule unchanged, unless its windows follow the thresholds.
   public func tied(to thresholds: HSVThresholds) -> Self { self }
 
   func isEqual(to other: any CascadeRule) -> Bool { (other as? Self) == self }

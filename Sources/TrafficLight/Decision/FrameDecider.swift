@@ -26,7 +26,9 @@ public protocol FrameDecider: Sendable, Codable, Equatable {
 }
 
 extension FrameDecider {
+  /// No tuning axes, unless a decider declares some.
   public var tuning: [TuningAxis<Self>] { [] }
+  /// The decider unchanged, unless its windows follow the thresholds.
   public func tied(to thresholds: HSVThresholds) -> Self { self }
 
   /// Whether `other` is this decider: the same kind with the same values.

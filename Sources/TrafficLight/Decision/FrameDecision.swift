@@ -5,8 +5,11 @@ public struct FrameDecision: Sendable, Equatable {
   /// answered, `unknown`).
   public static let vote = "vote"
 
+  /// The points read, in grid order.
   public let samples: [SamplePoint]
+  /// How many points voted for each colour.
   public let counts: ColorCounts
+  /// The colour named.
   public let color: SignalColor
   /// What named the colour: `FrameDecision.vote`, the kind of the rule that did, or
   /// `FrameDecision.lowConfidence`.
@@ -18,6 +21,7 @@ public struct FrameDecision: Sendable, Equatable {
   /// answer is `unknown` (with the named colour's confidence).
   public static let lowConfidence = "lowConfidence"
 
+  /// A decision: its points, their counts, the colour, what named it and how sure it is.
   public init(
     samples: [SamplePoint], counts: ColorCounts, color: SignalColor, decidedBy: String = vote,
     confidence: Double = 0

@@ -1,10 +1,14 @@
 /// A blurred pixel's channels (0...255), with the HSV terms of SPEC section 3 that the
 /// decision rules read.
 public struct PixelColor: Sendable, Equatable, Hashable {
+  /// The red channel, 0 to 255.
   public var r: UInt8
+  /// The green channel, 0 to 255.
   public var g: UInt8
+  /// The blue channel, 0 to 255.
   public var b: UInt8
 
+  /// The colour with these channels.
   public init(r: UInt8, g: UInt8, b: UInt8) {
     self.r = r
     self.g = g

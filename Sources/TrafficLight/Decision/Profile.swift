@@ -8,6 +8,7 @@ public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
   case unreadable(path: String, reason: String)
   case invalid(path: String, reason: String)
 
+  /// The profile and what is wrong, for a message.
   public var description: String {
     switch self {
     case .notFound(let name):
@@ -40,9 +41,11 @@ public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
 /// at the top level instead of a `decider`, is still read, as a cascade with its rules in
 /// that order: warm split, faint lamp, brightness fallback.
 public struct Profile: Sendable, Equatable, Codable {
+  /// The name shown in reports (`custom` when the JSON has none).
   public var name: String
   /// Gaussian blur sigma in pixels; 0 for none.
   public var sigma: Double
+  /// The per-pixel classifier's rules.
   public var thresholds: HSVThresholds
   /// Where the points are read on the light (JSON: `points`, `columns`, `orientation`).
   public var grid: SampleGrid
@@ -54,6 +57,7 @@ public struct Profile: Sendable, Equatable, Codable {
   /// (JSON `minimumConfidence`, default 0: every colour named stands).
   public var minimumConfidence: Double = 0
 
+  /// A profile of these parts; the defaults are the seed's.
   public init(
     name: String, sigma: Double = 2, thresholds: HSVThresholds, grid: SampleGrid = SampleGrid(),
     locator: any LightLocator = WholeRegion(), decider: any FrameDecider = CascadeDecider()
@@ -92,6 +96,7 @@ public struct Profile: Sendable, Equatable, Codable {
         RedVetoesGreen(),
       ]))
 
+  /// The profiles known by name: `seed` and `default`.
   public static let builtIn: [Profile] = [.seed, .default]
 
   /// A built-in profile by name, or else the JSON profile at that path.
@@ -182,6 +187,7 @@ public struct Profile: Sendable, Equatable, Codable {
     return tied
   }
 
+  /// Equal parts, the locator and decider compared by value.
   public static func == (a: Profile, b: Profile) -> Bool {
     a.name == b.name && a.sigma == b.sigma && a.thresholds == b.thresholds && a.grid == b.grid
       && a.minimumConfidence == b.minimumConfidence
@@ -250,6 +256,7 @@ public struct Profile: Sendable, Equatable, Codable {
     }
   }
 
+  /// Encodes the JSON form `decode` reads.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(name, forKey: .name)

@@ -17,10 +17,14 @@ public enum Orientation: String, Sendable, Codable, CaseIterable {
 /// points. With the defaults (seven points on one line, vertical) this is SPEC section 4's
 /// sampler, the article's placement with its six-point bug fixed.
 public struct SampleGrid: Sendable, Equatable, Hashable {
+  /// How many rows of points run down the light's length.
   public var points: Int
+  /// How many points each row has across the light's width.
   public var columns: Int
+  /// Which way the lamps run: the rows are spread along it.
   public var orientation: Orientation
 
+  /// A grid of `points` rows of `columns` points each, along `orientation`.
   public init(points: Int = 7, columns: Int = 1, orientation: Orientation = .vertical) {
     precondition(points >= 1, "the grid needs at least one point")
     precondition(columns >= 1, "the grid needs at least one column")
@@ -32,11 +36,16 @@ public struct SampleGrid: Sendable, Equatable, Hashable {
   /// One grid position: pixel coordinates, which third of the light it lies in (0 at the
   /// top or left), and whether it is on the centre line.
   public struct Position: Sendable, Equatable, Hashable {
+    /// The column, in pixels of the region.
     public var x: Int
+    /// The row, in pixels of the region.
     public var y: Int
+    /// Which third of the light the position lies in (0 at the top or left).
     public var third: Int
+    /// Whether the position is on the light's centre line.
     public var onCentreLine: Bool
 
+    /// A position at (`x`, `y`) in `third`, on the centre line or not.
     public init(x: Int, y: Int, third: Int = 0, onCentreLine: Bool = true) {
       self.x = x
       self.y = y
@@ -104,10 +113,14 @@ public struct SampleGrid: Sendable, Equatable, Hashable {
 
 /// One point read: its grid position, its class, and its blurred colour.
 public struct SamplePoint: Sendable, Equatable, Hashable {
+  /// Where on the grid the point lies.
   public var position: SampleGrid.Position
+  /// The point's class.
   public var pixelClass: PixelClass
+  /// The point's blurred colour.
   public var color: PixelColor
 
+  /// A point at `position` read as `pixelClass`, with its blurred colour.
   public init(position: SampleGrid.Position, pixelClass: PixelClass, color: PixelColor = PixelColor(gray: 0))
   {
     self.position = position
@@ -120,10 +133,13 @@ public struct SamplePoint: Sendable, Equatable, Hashable {
     self.init(position: SampleGrid.Position(x: x, y: y), pixelClass: pixelClass, color: color)
   }
 
+  /// The point's column, in pixels of the region.
   public var x: Int { position.x }
+  /// The point's row, in pixels of the region.
   public var y: Int { position.y }
   /// Which third of the light the point lies in (0 at the top or left).
   public var third: Int { position.third }
+  /// Whether the point is on the light's centre line.
   public var onCentreLine: Bool { position.onCentreLine }
 
   /// The brightness, 0...255: the largest channel of the blurred pixel.

@@ -24,16 +24,21 @@ public enum SignalColor: String, Sendable, Codable, CaseIterable {
 
 /// How many sampled points fell on each colour.
 public struct ColorCounts: Sendable, Equatable, Hashable, Codable {
+  /// Red points.
   public var red = 0
+  /// Yellow points.
   public var yellow = 0
+  /// Green points.
   public var green = 0
 
+  /// These counts.
   public init(red: Int = 0, yellow: Int = 0, green: Int = 0) {
     self.red = red
     self.yellow = yellow
     self.green = green
   }
 
+  /// The count of `color` (0 for `unknown`).
   public subscript(color: SignalColor) -> Int {
     get {
       switch color {

@@ -3,13 +3,17 @@ import TrafficLightKernels
 /// One value the calibrator searches: its name, the grid of values it tries, and how to read
 /// and set it on its owner (a profile, a decider, a rule).
 public struct TuningAxis<Owner>: Sendable {
+  /// The axis's name in the calibrator's reports.
   public let name: String
+  /// The values the calibrator tries, in order.
   public let values: [Double]
   /// A value of the grid that switches the owning rule off, if the rule may be switched off.
   public let off: Double?
   let get: @Sendable (Owner) -> Double
   let set: @Sendable (inout Owner, Double) -> Void
 
+  /// An axis named `name` over `values` (`off`, if given, switches the rule off), read with
+  /// `get` and written with `set`.
   public init(
     _ name: String, _ values: [Double], off: Double? = nil, get: @escaping @Sendable (Owner) -> Double,
     set: @escaping @Sendable (inout Owner, Double) -> Void

@@ -13,6 +13,7 @@ public struct DecodedImage: Sendable, Equatable {
   /// others), when damaged data is accepted; `nil` when there was none.
   public let damage: String?
 
+  /// Decoded pixels, the region of the image they are (`nil` when it lay outside), and the damage patched over.
   public init(pixels: RGBImage, region: PixelRegion?, damage: String? = nil) {
     self.pixels = pixels
     self.region = region

@@ -19,6 +19,7 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
   /// (`MemoryBudget`); nothing large was allocated.
   case overMemoryBudget(path: String, needed: Int, budget: Int)
 
+  /// The file (or the name given to bytes in memory).
   public var path: String {
     switch self {
     case .unreadable(let path, _), .unsupportedFormat(let path), .tooManyPixels(let path, _, _, _),
@@ -42,6 +43,7 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     }
   }
 
+  /// The file and the reason.
   public var description: String { "\(path): \(reason)" }
 
   static func megabytes(_ bytes: Int) -> String { "\((bytes + (1 << 20) - 1) >> 20) MB" }
@@ -65,6 +67,7 @@ public struct ImageDecoder: Sendable {
   /// photo viewers show it (true), or left as its pixels are stored (false).
   public var appliesOrientation: Bool
 
+  /// A decoder with these limits (the defaults are the tool's).
   public init(
     maxPixels: Int = 100_000_000, maxFileBytes: Int = 256 << 20, acceptsDamagedData: Bool = false,
     appliesOrientation: Bool = true

@@ -167,7 +167,9 @@ public enum FileSystemPath {
 
   /// A system call's failure: errno's text.
   public struct SystemError: Error, Sendable {
+    /// The error number (errno).
     public let code: Int32
+    /// The system's text for it.
     public var message: String { String(cString: strerror(code)) }
     static var current: SystemError { SystemError(code: errno) }
   }

@@ -7,8 +7,10 @@
 public struct Shard: Sendable, Equatable, CustomStringConvertible {
   /// This shard, `0 ..< count`.
   public let index: Int
+  /// How many shards there are.
   public let count: Int
 
+  /// Shard `index` of `count` (0-based); nil when `index` is not from 0 to `count - 1`.
   public init?(index: Int, count: Int) {
     guard count >= 1, (0..<count).contains(index) else { return nil }
     self.index = index
@@ -40,5 +42,6 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     return hash
   }
 
+  /// `K/N`, as `--shard` takes it.
   public var description: String { "\(index)/\(count)" }
 }

@@ -3,12 +3,18 @@ import TrafficLightKernels
 
 /// One box of a YOLO label file: `class cx cy w h`, the centre and size normalised to 0...1.
 public struct LabelBox: Sendable, Equatable, Hashable {
+  /// The detector's class number.
   public var classID: Int
+  /// The box's centre, as a fraction of the image's width.
   public var centreX: Double
+  /// The box's centre, as a fraction of the image's height.
   public var centreY: Double
+  /// The box's width, as a fraction of the image's.
   public var width: Double
+  /// The box's height, as a fraction of the image's.
   public var height: Double
 
+  /// A box in YOLO's normalised form.
   public init(classID: Int, centreX: Double, centreY: Double, width: Double, height: Double) {
     self.classID = classID
     self.centreX = centreX
@@ -33,6 +39,7 @@ public enum LabelError: Error, Sendable, Equatable, CustomStringConvertible {
   case unreadable(path: String, reason: String)
   case malformed(path: String, line: Int, reason: String)
 
+  /// The label file, the line when it is one line's fault, and the reason.
   public var description: String {
     switch self {
     case .unreadable(let path, let reason): "\(path): cannot read labels: \(reason)"

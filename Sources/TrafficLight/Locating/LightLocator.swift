@@ -21,10 +21,12 @@ extension LightLocator {
 
 /// A light found by a locator: its box in the image's pixels and the way its lamps run.
 public struct LocatedLight: Sendable, Equatable {
+  /// The light's box, in the image's pixels.
   public var box: PixelRegion
   /// The way the lamps run, or `nil` to keep the profile's.
   public var orientation: Orientation?
 
+  /// A light in `box`, its lamps running as `orientation` says (nil: the profile's way).
   public init(box: PixelRegion, orientation: Orientation? = nil) {
     self.box = box
     self.orientation = orientation
@@ -33,10 +35,13 @@ public struct LocatedLight: Sendable, Equatable {
 
 /// The article's placement: the region read is the light, edge to edge.
 public struct WholeRegion: LightLocator {
+  /// The locator's kind in profile JSON.
   public static let kind = "wholeRegion"
 
+  /// The locator; it has no parameters.
   public init() {}
 
+  /// The region itself, as the one light.
   public func locate(in image: RGBImage, within region: PixelRegion) -> [LocatedLight] {
     [LocatedLight(box: region)]
   }

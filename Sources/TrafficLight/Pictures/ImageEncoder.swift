@@ -7,6 +7,7 @@ public enum EncodeError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The pixel array does not hold one sample per channel of every pixel.
   case wrongSampleCount(expected: Int, got: Int)
 
+  /// What could not be encoded, and why.
   public var description: String {
     switch self {
     case .failed(let format, let reason): "cannot encode \(format.rawValue.uppercased()): \(reason)"
@@ -53,6 +54,7 @@ public enum PNGLayout: Sendable, Equatable {
     }
   }
 
+  /// The same layout.
   public static func == (a: PNGLayout, b: PNGLayout) -> Bool {
     switch (a, b) {
     case (.rgb, .rgb), (.rgba, .rgba), (.gray, .gray), (.grayAlpha, .grayAlpha), (.gray16, .gray16):

@@ -4,14 +4,18 @@ import TrafficLightKernels
 /// sample, decide. Only the sampled pixels are blurred and classified unless a class map is
 /// asked for (`GaussianBlur.pixel` gives the full blur's values exactly).
 public struct FramePipeline: Sendable {
+  /// The profile the stages follow.
   public let profile: Profile
+  /// The blur of the profile's sigma.
   public let blur: GaussianBlur
+  /// The classifier of the profile's thresholds.
   public let classifier: HSVClassifier
   /// Whether regions are blurred whole even when no class map is wanted. The default, false,
   /// blurs only the sampled pixels when that is cheaper (the same values, bit for bit); true
   /// is for measuring and for checking that the two paths agree.
   public var usesFullFrame = false
 
+  /// The stages of `profile`, the kernels at the best level this CPU runs.
   public init(profile: Profile) {
     self.profile = profile
     blur = GaussianBlur(sigma: profile.sigma)

@@ -14,6 +14,7 @@ public struct FrameResult: Sendable, Equatable {
   /// Every pixel's class in the region, when it was asked for (for pictures).
   public let map: ClassMap?
 
+  /// A result: the decision, the region read (nil when none), and the class map if kept.
   public init(decision: FrameDecision, region: PixelRegion?, map: ClassMap? = nil) {
     self.decision = decision
     self.region = region

@@ -3,8 +3,11 @@ import TrafficLightKernels
 /// Reads input files: decode once (only the region, for a fixed one), then each region
 /// through the pipeline.
 public struct ImageReader: Sendable {
+  /// The decoder, with its limits.
   public let decoder: ImageDecoder
+  /// The stages after decoding.
   public let pipeline: FramePipeline
+  /// Where in each image the lights are: the whole image, a fixed region, or label boxes.
   public let regions: RegionSource
   /// Whether readings keep their class maps (for masks).
   public let keepingMaps: Bool
@@ -13,6 +16,7 @@ public struct ImageReader: Sendable {
   /// when done. Readings that keep class maps hold theirs after that, outside the budget.
   public let budget: MemoryBudget?
 
+  /// A reader of these parts; see each property.
   public init(
     decoder: ImageDecoder = ImageDecoder(), pipeline: FramePipeline, regions: RegionSource = .wholeImage,
     keepingMaps: Bool = false, budget: MemoryBudget? = nil

@@ -4,8 +4,10 @@ import TrafficLightKernels
 public struct RegionReading: Sendable, Equatable {
   /// The label box the region came from, with `--labels`.
   public let box: LabelBox?
+  /// What was read there.
   public let result: FrameResult
 
+  /// The reading of one region, from label box `box` (nil for none).
   public init(box: LabelBox?, result: FrameResult) {
     self.box = box
     self.result = result
@@ -14,6 +16,7 @@ public struct RegionReading: Sendable, Equatable {
 
 /// What was read from one input file.
 public struct ImageReading: Sendable, Equatable {
+  /// The file read.
   public let path: String
   /// Every region read (one per box with labels; none when a label file has no box of the
   /// class), or why the file gave nothing.
@@ -21,6 +24,7 @@ public struct ImageReading: Sendable, Equatable {
   /// Damage the decoder patched over, when damaged images are accepted.
   public let damage: String?
 
+  /// The reading of `path`: its regions' results, or why it failed, and the damage accepted.
   public init(path: String, outcome: Result<[RegionReading], InputError>, damage: String? = nil) {
     self.path = path
     self.outcome = outcome

@@ -11,6 +11,7 @@ public enum InputError: Error, Sendable, Equatable, CustomStringConvertible {
     }
   }
 
+  /// The file and the reason.
   public var description: String {
     switch self {
     case .decode(let error): error.description

@@ -10,6 +10,7 @@ public final class MemoryBudget: @unchecked Sendable {
   private let condition = NSCondition()
   private var reserved = 0
 
+  /// A budget of `bytes` (at least 1).
   public init(bytes: Int) {
     precondition(bytes > 0, "a memory budget holds at least a byte")
     self.bytes = bytes

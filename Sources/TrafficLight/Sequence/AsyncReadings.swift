@@ -46,6 +46,7 @@ private final class StopFlag: @unchecked Sendable {
 /// or fed by the caller through an `AsyncStream`): each reading through one
 /// `SequenceClassifier`'s vote, in order.
 public struct SequenceSteps<Base: AsyncSequence>: AsyncSequence where Base.Element == ImageReading {
+  /// Each reading's step.
   public typealias Element = SequenceStep
   let base: Base
   let window: Int

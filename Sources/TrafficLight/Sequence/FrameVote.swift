@@ -9,6 +9,7 @@ public struct FrameVote: Sendable, Equatable {
   /// The window, oldest first.
   public private(set) var recent: [SignalColor] = []
 
+  /// An empty vote over `window` frames (at least 1).
   public init(window: Int = 10) {
     precondition(window >= 1, "the vote window needs at least one frame")
     self.window = window

@@ -21,6 +21,7 @@ public struct SequenceStep: Sendable, Equatable {
 /// while the smoothed colour never became it: the vote kept it out (a 2-frame yellow between
 /// green and red, for one). The contract's vote does that on purpose; this says that it did.
 public struct SuppressedState: Sendable, Equatable {
+  /// The frame's own colour (its primary region's); `unknown` when it could not be read.
   public let color: SignalColor
   /// The run's first and last frame.
   public let frames: ClosedRange<Int>
@@ -34,12 +35,15 @@ public struct SuppressedState: Sendable, Equatable {
 /// Frames fed one at a time through the majority vote (SPEC section 5): a stream, not only a
 /// folder.
 public struct SequenceClassifier: Sendable {
+  /// The vote over the recent frames.
   public private(set) var vote: FrameVote
+  /// How many frames have been fed.
   public private(set) var frameCount = 0
   /// The current run of one frame colour: its colour, first frame and file, and whether the
   /// smoothed colour took it.
   private var run: (color: SignalColor, start: Int, path: String, voted: Bool)?
 
+  /// A classifier whose vote spans `window` frames.
   public init(window: Int = 10) {
     vote = FrameVote(window: window)
   }

@@ -1,9 +1,13 @@
 /// A change of the smoothed colour in a sequence.
 public struct StateChange: Sendable, Equatable {
+  /// The frame the smoothed colour changed on (0-based).
   public let frame: Int
+  /// The smoothed colour before it.
   public let from: SignalColor
+  /// The smoothed colour from it on.
   public let to: SignalColor
 
+  /// A change at `frame` from `from` to `to`.
   public init(frame: Int, from: SignalColor, to: SignalColor) {
     self.frame = frame
     self.from = from

@@ -17,19 +17,27 @@ import TrafficLightKernels
 public struct Calibrator: Sendable {
   /// One labelled set, decoded and blurred.
   public struct PreparedSet: Sendable {
+    /// The set's name (its folder).
     public let name: String
     let frames: [(blurred: RGBImage, truth: SignalColor)]
     /// Images that could not be decoded: left out of the fit.
     public let unreadable: [DecodeError]
 
+    /// How many images were prepared.
     public var count: Int { frames.count }
   }
 
+  /// The profile the search starts from.
   public let start: Profile
+  /// How many other mistakes a red light read green costs in the score.
   public var redCalledGreenPenalty = 20.0
+  /// How many more starts the search makes, each from values drawn at random (seeded) from
+  /// the axes' grids, beside the one from `start`.
   public var restarts = 6
+  /// At most how many passes over the axes each start makes (it stops when a pass improves nothing).
   public var rounds = 4
 
+  /// A calibrator starting from `start`.
   public init(start: Profile) {
     self.start = start
   }

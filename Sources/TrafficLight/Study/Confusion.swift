@@ -3,18 +3,22 @@ public struct Confusion: Sendable, Equatable {
   /// `counts[truth][read]`.
   public private(set) var counts: [SignalColor: [SignalColor: Int]] = [:]
 
+  /// An empty matrix.
   public init() {}
 
+  /// Counts one image labelled `truth` read as `read`.
   public mutating func add(truth: SignalColor, read: SignalColor) {
     counts[truth, default: [:]][read, default: 0] += 1
   }
 
+  /// Adds `other`'s counts to these.
   public mutating func merge(_ other: Confusion) {
     for (truth, row) in other.counts {
       for (read, count) in row { counts[truth, default: [:]][read, default: 0] += count }
     }
   }
 
+  /// How many images labelled `truth` were read as `read`.
   public func count(truth: SignalColor, read: SignalColor) -> Int { counts[truth]?[read] ?? 0 }
 
   /// Images whose true state is a colour (red, yellow or green): the ones accuracy counts.

@@ -1,15 +1,19 @@
 /// A reader measured on labelled images: the one loop behind `evaluate`, `calibrate`'s
 /// report and the accuracy tests.
 public struct Evaluator: Sendable {
+  /// The reader measured.
   public let reader: ImageReader
 
+  /// An evaluator of `reader`.
   public init(reader: ImageReader) {
     self.reader = reader
   }
 
   /// An image read as something other than its label.
   public struct Miss: Sendable, Equatable {
+    /// The image and its label.
     public let image: LabelledImage
+    /// What it was read as.
     public let read: SignalColor
     /// What named the colour, when it was not the vote.
     public let decidedBy: String?
@@ -19,6 +23,7 @@ public struct Evaluator: Sendable {
 
   /// What reading a labelled set gave.
   public struct Report: Sendable {
+    /// Labels against readings.
     public var confusion = Confusion()
     /// The images read as something other than their label, in input order.
     public var misses: [Miss] = []
@@ -29,18 +34,23 @@ public struct Evaluator: Sendable {
 
     /// One image's label and reading.
     public struct Outcome: Sendable, Equatable {
+      /// The image's label.
       public let truth: SignalColor
+      /// The colour read.
       public let read: SignalColor
+      /// The reading's confidence.
       public let confidence: Double
     }
 
     /// What a confidence threshold would give: the readings below it answered `unknown`.
     public struct Coverage: Sendable, Equatable {
+      /// The threshold: readings below it count as `unknown`.
       public let minimumConfidence: Double
       /// The share of the lit lights (labelled red, yellow or green) answered with a colour.
       public let answered: Double
       /// The share of those answers that are right; 1 when none is given.
       public let accuracy: Double
+      /// Red lights answered green at this threshold.
       public let redCalledGreen: Int
     }
 
@@ -59,6 +69,7 @@ public struct Evaluator: Sendable {
       }
     }
 
+    /// An empty report.
     public init() {}
 
     /// Counts `image` as read `reading`.

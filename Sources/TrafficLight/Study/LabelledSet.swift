@@ -6,6 +6,7 @@ public enum LabelledSetError: Error, Sendable, Equatable, CustomStringConvertibl
   case noLabels(String)
   case badLabels(path: String, line: Int, reason: String)
 
+  /// The folder and the reason.
   public var description: String {
     switch self {
     case .notAFolder(let path): "\(path) is not a folder"

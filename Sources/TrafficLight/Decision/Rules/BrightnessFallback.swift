@@ -5,6 +5,7 @@
 /// nor one bright point lift it), when that median is above `floor` and beats the next
 /// third's by more than `margin`.
 public struct BrightnessFallback: CascadeRule, Hashable {
+  /// The rule's kind in profile JSON.
   public static let kind = "brightnessFallback"
 
   /// How much brighter (in 0...1 of value) the lit third's median must be than the next
@@ -13,6 +14,7 @@ public struct BrightnessFallback: CascadeRule, Hashable {
   /// How bright (in 0...1) the lit third's median must be.
   public var floor: Double
 
+  /// The fallback with this brightness margin and floor (see the type's comment).
   public init(margin: Double, floor: Double) {
     self.margin = margin
     self.floor = floor
@@ -52,6 +54,7 @@ public struct BrightnessFallback: CascadeRule, Hashable {
     return (ranked[0], top - second)
   }
 
+  /// What is wrong with the values, if anything.
   public var problem: String? {
     margin >= 0 && margin <= 1 && floor >= 0 && floor <= 1 ? nil : "margin and floor must be between 0 and 1"
   }

@@ -11,14 +11,18 @@ import TrafficLightKernels
 /// The window follows the thresholds: `color`'s hue range, above the value floor, and the
 /// veto's window is red's range (`tied(to:)`).
 public struct FaintLamp: CascadeRule, Hashable, TintWindow {
+  /// The rule's kind in profile JSON.
   public static let kind = "faintLamp"
 
+  /// The colour a faint lamp in its place answers.
   public var color: SignalColor
   /// The hue window in degrees, `lower < h < upper` (wrapping through 0 when `lower > upper`).
   public var lower: Double
+  /// The hue window's upper bound, in degrees.
   public var upper: Double
   /// A faint point's saturation and value (in 0...1) are above these.
   public var saturationFloor: Double
+  /// A faint point's value (0 to 1) is above this.
   public var valueFloor: Double
   /// How many faint points in `color`'s place it takes.
   public var points: Int
@@ -28,6 +32,7 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
   /// Not for a red faint lamp.
   public var redVeto: HueRange?
 
+  /// A faint-lamp rule with these windows and floors (see the type's comment).
   public init(
     color: SignalColor, lower: Double, upper: Double, saturationFloor: Double, valueFloor: Double,
     points: Int,
@@ -81,6 +86,7 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
     return count
   }
 
+  /// What is wrong with the values, if anything.
   public var problem: String? {
     if color == .unknown { return "color must be red, yellow or green" }
     if let problem = windowProblem { return problem }
@@ -97,6 +103,7 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
     return nil
   }
 
+  /// The rule with its window on `color`'s range and its veto on red's, above the value floor.
   public func tied(to thresholds: HSVThresholds) -> FaintLamp {
     let range =
       switch color {

@@ -8,14 +8,18 @@ import TrafficLightKernels
 /// a light that shows both is not one a reader can trust. Last in a cascade, it also stands
 /// over what the rules before it named.
 public struct RedVetoesGreen: CascadeRule, Hashable {
+  /// The rule's kind in profile JSON.
   public static let kind = "redVetoesGreen"
 
+  /// The rule; it has no parameters.
   public init() {}
 
+  /// `unknown` in place of green when any point is red; nil otherwise.
   public func revise(_ current: SignalColor, _ context: CascadeContext) -> CascadeRevision? {
     guard current == .green, context.samples.contains(where: { $0.pixelClass == .red }) else { return nil }
     return CascadeRevision(.unknown, confidence: 0)
   }
 
+  /// Nothing can be wrong: the rule has no values.
   public var problem: String? { nil }
 }

@@ -13,6 +13,7 @@ import TrafficLightKernels
 /// The window follows the thresholds: red's lower bound to yellow's upper one, above the
 /// value floor (`tied(to:)`).
 public struct WarmSplit: CascadeRule, Hashable, TintWindow {
+  /// The rule's kind in profile JSON.
   public static let kind = "warmSplit"
 
   /// The boundary between red and yellow, in degrees from -180 to 180 (negative is magenta-red).
@@ -20,11 +21,14 @@ public struct WarmSplit: CascadeRule, Hashable, TintWindow {
   /// A warm point's hue lies between `lower` and `upper` (degrees, `lower < h < upper`,
   /// wrapping through 0 when `lower > upper`, as in `HueRange`).
   public var lower: Double
+  /// The warm window's upper bound, in degrees.
   public var upper: Double
   /// A warm point's saturation and value (in 0...1) are above these.
   public var saturationFloor: Double
+  /// A warm point's value (0 to 1) is above this.
   public var valueFloor: Double
 
+  /// A warm split at `hue`, over the window and floors given (see the type's comment).
   public init(hue: Double, lower: Double, upper: Double, saturationFloor: Double, valueFloor: Double) {
     self.hue = hue
     self.lower = lower
@@ -33,6 +37,7 @@ public struct WarmSplit: CascadeRule, Hashable, TintWindow {
     self.valueFloor = valueFloor
   }
 
+  /// The values the calibrator searches, with the value that switches the rule off.
   public static let tuning: [TuningAxis<WarmSplit>] = [
     TuningAxis("hue", [0, 4, 8, 10, 12, 16, 20, 25, 30], \.hue),
     TuningAxis("saturationFloor", [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4], \.saturationFloor),
@@ -66,11 +71,13 @@ public struct WarmSplit: CascadeRule, Hashable, TintWindow {
     return (hue > 180 ? hue - 360 : hue) > self.hue ? .yellow : .red
   }
 
+  /// What is wrong with the values, if anything.
   public var problem: String? {
     if !(hue >= -180 && hue <= 180) { return "hue must be between -180 and 180 degrees, not \(hue)" }
     return windowProblem
   }
 
+  /// The rule with its window from red's lower bound to yellow's upper one, above the value floor.
   public func tied(to thresholds: HSVThresholds) -> WarmSplit {
     var tied = self
     tied.lower = thresholds.red.lower
