@@ -65,7 +65,7 @@ struct CommandOptions: Equatable {
       case ("--orientation", _):
         let text = try value()
         guard let orientation = Orientation(rawValue: text) else {
-          throw CommandError("--orientation must be vertical or horizontal, not '\(text)'")
+          throw CommandError("--orientation must be auto, vertical or horizontal, not '\(text)'")
         }
         options.orientation = orientation
       case ("--roi", _): options.roi = try region(try value())

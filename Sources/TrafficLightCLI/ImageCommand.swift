@@ -19,10 +19,12 @@ enum ImageCommand {
       --sigma S                blur sigma in pixels, 0 for none (default: the profile's)
       --points N               rows of points along the light (default: the profile's:
                                7 for seed, 9 rows of 9 for default)
-      --orientation vertical|horizontal
+      --orientation auto|vertical|horizontal
                                the way the lamps run: the rows of points go down the
                                light (vertical) or across it (horizontal, lamps side by
-                               side) (default: the profile's)
+                               side); auto tells them by the region's shape, wider than
+                               tall being horizontal (default: the profile's; vertical
+                               for seed and default)
       --roi X,Y,W,H            read only this rectangle of each image, in pixels (clipped)
       --labels DIR             YOLO boxes (class cx cy w h, normalised) in DIR/NAME.txt for
                                image NAME.jpg; each box of the chosen class is read

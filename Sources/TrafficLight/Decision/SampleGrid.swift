@@ -6,6 +6,15 @@ public enum Orientation: String, Sendable, Codable, CaseIterable {
   case vertical
   /// Lamps side by side (common in Japan): the grid's rows run along it, left to right.
   case horizontal
+  /// Told by the light's shape: a region wider than tall is horizontal, any other vertical.
+  case auto
+
+  /// The orientation of a `width` x `height` light: `auto` settled by the shape, the others
+  /// as they are.
+  public func resolved(forWidth width: Int, height: Int) -> Orientation {
+    guard self == .auto else { return self }
+    return width > height ? .horizontal : .vertical
+  }
 }
 
 /// Where the points are read on a light: `points` rows along it, on `columns` lines across.
@@ -60,6 +69,7 @@ public struct SampleGrid: Sendable, Equatable, Hashable {
   public func positions(width: Int, height: Int) -> [Position] {
     // (points and columns below 1 can only come from fields set past the initializer.)
     guard width > 0, height > 0, points >= 1, columns >= 1 else { return [] }
+    let orientation = self.orientation.resolved(forWidth: width, height: height)
     let along = orientation == .vertical ? height : width
     let across = orientation == .vertical ? width : height
     let centre = columns / 2 + 1  // the middle line (the one right of centre when even)
