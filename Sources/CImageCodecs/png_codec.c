@@ -28,9 +28,9 @@ uint8_t *tl_png_without_text(const uint8_t *data, size_t size, size_t *out_size)
   }
   // A first walk: is there anything to drop?
   int found = 0;
-  for (size_t at = 8; at + 12 <= size;) {
+  for (size_t at = 8; at + 8 <= size;) {
     size_t length = tl_png_be32(data + at);
-    if (length > size - at - 12 || tl_png_is_text(data + at + 4)) {
+    if (size - at < 12 || length > size - at - 12 || tl_png_is_text(data + at + 4)) {
       found = 1;
       break;
     }
@@ -46,9 +46,10 @@ uint8_t *tl_png_without_text(const uint8_t *data, size_t size, size_t *out_size)
   memcpy(out, data, 8);
   size_t kept = 8;
   size_t at = 8;
-  while (at + 12 <= size) {
+  while (at + 8 <= size) {
     size_t length = tl_png_be32(data + at);
-    if (length > size - at - 12) {
+    // A header whose chunk does not fit in what is left (a cut-off last chunk too).
+    if (size - at < 12 || length > size - at - 12) {
       // A chunk longer than what is left: libpng would allocate its declared length (up to
       // 2 GB, from a 200-byte file) before finding the data short. The file ends here.
       *out_size = kept;
@@ -60,7 +61,7 @@ uint8_t *tl_png_without_text(const uint8_t *data, size_t size, size_t *out_size)
     }
     at += length + 12;
   }
-  // Whatever follows (a cut-off chunk header, trailing bytes) goes to libpng as it was.
+  // Whatever follows (fewer bytes than a chunk header) goes to libpng as it was.
   memcpy(out + kept, data + at, size - at);
   kept += size - at;
   *out_size = kept;

@@ -107,6 +107,18 @@ import TrafficLightTestSupport
       free(cut)
     }
     #expect(throws: DecodeError.self) { try ImageDecoder().decode(bogus) }
+    // A chunk header in the last 8 to 11 bytes claims its length too (found by fuzzing: 102
+    // bytes that made libpng allocate 1.7 GB).
+    let tail = Array(png[..<33]) + Array("iTXtzTXt".utf8) + [0]
+    let cutTail = tail.withUnsafeBufferPointer { tl_png_without_text($0.baseAddress!, $0.count, &size) }
+    #expect(cutTail != nil)
+    if let cutTail {
+      #expect(Array(UnsafeBufferPointer(start: cutTail, count: size)) == Array(png[..<33]))
+      free(cutTail)
+    }
+    // A whole file is handed over as it is.
+    let whole = png.withUnsafeBufferPointer { tl_png_without_text($0.baseAddress!, $0.count, &size) }
+    #expect(whole == nil)
   }
 
   @Test func png_truncatedAfterText_isStillReportedAsTruncated() throws {
