@@ -71,19 +71,6 @@ TL_INLINE void replicate_edges(uint16_t *row, int channels, int radius) {
 #define SPLAT(x) ((uint16_t)(x))
 #define NAME(f) f##_generic
 #include "blur_level.h"
-#undef TL_TARGET
-#undef VEC
-#undef LANES
-#undef LOAD_BYTES
-#undef LOAD
-#undef STORE
-#undef STORE_BYTES
-#undef ADD
-#undef HIGH_PRODUCT
-#undef UP7
-#undef DOWN7
-#undef SPLAT
-#undef NAME
 
 #if defined(__x86_64__)
 
@@ -104,19 +91,6 @@ TL_INLINE void replicate_edges(uint16_t *row, int channels, int radius) {
 #define SPLAT(x) _mm_set1_epi16((short)(x))
 #define NAME(f) f##_sse2
 #include "blur_level.h"
-#undef TL_TARGET
-#undef VEC
-#undef LANES
-#undef LOAD_BYTES
-#undef LOAD
-#undef STORE
-#undef STORE_BYTES
-#undef ADD
-#undef HIGH_PRODUCT
-#undef UP7
-#undef DOWN7
-#undef SPLAT
-#undef NAME
 
 // MARK: - AVX2: 16 lanes.
 
@@ -136,19 +110,6 @@ TL_INLINE void replicate_edges(uint16_t *row, int channels, int radius) {
 #define SPLAT(x) _mm256_set1_epi16((short)(x))
 #define NAME(f) f##_avx2
 #include "blur_level.h"
-#undef TL_TARGET
-#undef VEC
-#undef LANES
-#undef LOAD_BYTES
-#undef LOAD
-#undef STORE
-#undef STORE_BYTES
-#undef ADD
-#undef HIGH_PRODUCT
-#undef UP7
-#undef DOWN7
-#undef SPLAT
-#undef NAME
 
 // MARK: - AVX-512 (F, BW, VL, DQ): 32 lanes.
 
@@ -167,19 +128,6 @@ TL_INLINE void replicate_edges(uint16_t *row, int channels, int radius) {
 #define SPLAT(x) _mm512_set1_epi16((short)(x))
 #define NAME(f) f##_avx512
 #include "blur_level.h"
-#undef TL_TARGET
-#undef VEC
-#undef LANES
-#undef LOAD_BYTES
-#undef LOAD
-#undef STORE
-#undef STORE_BYTES
-#undef ADD
-#undef HIGH_PRODUCT
-#undef UP7
-#undef DOWN7
-#undef SPLAT
-#undef NAME
 
 #endif
 

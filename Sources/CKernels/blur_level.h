@@ -3,7 +3,7 @@
 // LOAD_BYTES(p) (LANES bytes widened to 16 bits), LOAD(p) and STORE(p, v) (16-bit lanes),
 // STORE_BYTES(p, v) (16-bit lanes narrowed to bytes, saturating), ADD, HIGH_PRODUCT (the high
 // half of each 16-bit product), UP7 and DOWN7 (shifts by 7 bits), SPLAT(x), and NAME(f) (the
-// level's name for f). The arithmetic is that of `high_product` and the scalar tails below,
+// level's name for f); it undefines them at its end, for the next level. The arithmetic is that of `high_product` and the scalar tails below,
 // lane by lane, so every level computes the same bits.
 
 /// The vertical pass for one output row: `n` channels, from the source rows `above[k]` and
@@ -98,3 +98,18 @@ TL_TARGET static void NAME(blur)(
     NAME(horizontal)(row, radius, weights, destination + (size_t)y * channels, channels);
   }
 }
+
+// The vocabulary was this level's alone.
+#undef TL_TARGET
+#undef VEC
+#undef LANES
+#undef LOAD_BYTES
+#undef LOAD
+#undef STORE
+#undef STORE_BYTES
+#undef ADD
+#undef HIGH_PRODUCT
+#undef UP7
+#undef DOWN7
+#undef SPLAT
+#undef NAME
