@@ -106,13 +106,18 @@ public struct Profile: Sendable, Equatable, Codable {
     if let profile = builtIn.first(where: { $0.name == nameOrPath }) { return profile }
     var status = stat()
     guard FileSystemPath.status(nameOrPath, &status) else { throw .notFound(nameOrPath) }
+    return try read(fileAt: nameOrPath)
+  }
+
+  /// The JSON profile in the file at `path` (at most 16 MB).
+  static func read(fileAt path: String) throws(ProfileError) -> Profile {
     let data: [UInt8]
     do {
-      data = try FileReader.readAll(nameOrPath, maxBytes: 16 << 20)
+      data = try FileReader.readAll(path, maxBytes: 16 << 20)
     } catch {
-      throw .unreadable(path: nameOrPath, reason: error.reason)
+      throw .unreadable(path: path, reason: error.reason)
     }
-    return try decode(Data(data), path: nameOrPath)
+    return try decode(Data(data), path: path)
   }
 
   /// A profile from its JSON form; `path` names it in errors.

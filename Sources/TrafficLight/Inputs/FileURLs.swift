@@ -20,14 +20,7 @@ extension ImageReader {
 extension Profile {
   /// The profile in the JSON file at `url` (a file URL; never a built-in's name).
   public static func load(from url: URL) throws(ProfileError) -> Profile {
-    let path = url.path
-    let bytes: [UInt8]
-    do {
-      bytes = try FileReader.readAll(path, maxBytes: 16 << 20)
-    } catch {
-      throw .unreadable(path: path, reason: error.reason)
-    }
-    return try decode(Data(bytes), path: path)
+    try read(fileAt: url.path)
   }
 }
 
