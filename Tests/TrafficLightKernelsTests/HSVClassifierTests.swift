@@ -55,16 +55,7 @@ import TrafficLightKernels
       red: HueRange(-20, 1000, saturationFloor: 7))
     for thresholds in [thresholds, lenient] {
       let classifier = HSVClassifier(thresholds: thresholds, level: level)
-      var generator = SeededGenerator(seed: 7)
-      var image = RGBImage(width: 500, height: 100)
-      for y in 0..<100 {
-        for x in 0..<500 {
-          image[x, y] = (
-            UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
-            UInt8.random(in: 0...255, using: &generator)
-          )
-        }
-      }
+      let image = randomImage(width: 500, height: 100, seed: 7)
       let map = classifier.classify(image)
       for y in 0..<100 {
         for x in 0..<500 {
@@ -83,16 +74,7 @@ import TrafficLightKernels
   /// this one says so when AVX-512 is not among them).
   @Test(.enabled(if: KernelLevel.avx512.isSupported, "this CPU has no AVX-512"))
   func classify_avx512_equalsPortable() {
-    var generator = SeededGenerator(seed: 3)
-    var image = RGBImage(width: 1031, height: 67)
-    for y in 0..<67 {
-      for x in 0..<1031 {
-        image[x, y] = (
-          UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
-          UInt8.random(in: 0...255, using: &generator)
-        )
-      }
-    }
+    let image = randomImage(width: 1031, height: 67, seed: 3)
     let thresholds = HSVThresholds(
       saturationFloor: 0.3, valueFloor: 0.4, green: HueRange(120, 205), yellow: HueRange(5, 90),
       red: HueRange(330, 5))
