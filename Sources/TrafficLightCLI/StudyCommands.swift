@@ -168,19 +168,46 @@ enum StudyCommand: String {
     } catch {
       throw CommandError(error)
     }
+    let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    if self == .evaluate && options.folders.contains(where: BoxedFrames.isBoxedFolder) {
+      return try evaluateMixed(profile, options, jobs: jobs, console: &console)
+    }
     var sets: [(String, [LabelledImage])] = []
     for folder in options.folders {
       do {
         sets.append((folder, try LabelledSet.load(folder)))
       } catch {
+        if BoxedFrames.isBoxedFolder(folder) {
+          throw CommandError(
+            "\(folder) holds whole frames with boxes: 'evaluate' reads it, 'calibrate' fits crops")
+        }
         throw CommandError(error)
       }
     }
-    let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
     switch self {
     case .evaluate: return evaluate(profile, sets, options, jobs: jobs, console: &console)
     case .calibrate: return try calibrate(profile, sets, options, jobs: jobs, console: &console)
     }
+  }
+
+  /// `evaluate` over folders some of which hold boxed frames: each folder in turn, by its kind.
+  private func evaluateMixed(
+    _ profile: Profile, _ options: Options, jobs: Int, console: inout Console
+  ) throws(CommandError) -> Int32 {
+    for (index, folder) in options.folders.enumerated() {
+      if index > 0 && options.format != .jsonl { console.out("") }
+      if BoxedFrames.isBoxedFolder(folder) {
+        let frames: [BoxedFrame]
+        do { frames = try BoxedFrames.load(folder) } catch { throw CommandError(error) }
+        Self.reportFrames(
+          FrameEvaluator().evaluate(frames, jobs: jobs), folder: folder, options, console: &console)
+      } else {
+        let images: [LabelledImage]
+        do { images = try LabelledSet.load(folder) } catch { throw CommandError(error) }
+        _ = evaluate(profile, [(folder, images)], options, jobs: jobs, console: &console)
+      }
+    }
+    return 0
   }
 
   private func evaluate(

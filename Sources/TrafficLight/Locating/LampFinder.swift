@@ -1,0 +1,324 @@
+import TrafficLightKernels
+
+/// A traffic light found in an image by its lit lamp.
+public struct FoundLight: Sendable, Equatable {
+  /// The light's housing, in the image's pixels: placed from the lamp, its colour and the way
+  /// the lamps run (red first, then yellow, then green), clipped to the image.
+  public var box: PixelRegion
+  /// The lit lamp's bounding box, in the image's pixels.
+  public var lamp: PixelRegion
+  /// The lit lamp's colour.
+  public var color: SignalColor
+  /// How sure the finder is, 0 to 1: one minus the ratio of the brightest unlit lamp's
+  /// brightness to the lit lamp's.
+  public var confidence: Double
+  /// The way the lamps run.
+  public var orientation: Orientation
+
+  /// A light with these parts.
+  public init(
+    box: PixelRegion, lamp: PixelRegion, color: SignalColor, confidence: Double, orientation: Orientation
+  ) {
+    self.box = box
+    self.lamp = lamp
+    self.color = color
+    self.confidence = confidence
+    self.orientation = orientation
+  }
+}
+
+/// Finds traffic lights in a whole image by their lit lamps.
+///
+/// A lit lamp is a connected patch of bright, saturated pixels of one lamp hue (red, yellow
+/// or green), roughly round, no wider than a quarter of the image, whose neighbours along the
+/// light's axis (where the light's lamp order puts its unlit lamps, a lamp pitch apart) are
+/// much darker than it. Vertical heads are tried first, then horizontal ones. The search runs
+/// on the image and on halvings of it (2x2 means) down to a quarter of its size, so that
+/// large lamps whose LEDs show as dots are seen whole; a light found at two scales is kept
+/// once, at its most confident.
+public struct LampFinder: Sendable, Codable, Equatable {
+  /// The blur applied before the pixels are judged, in pixels of each scale.
+  public var sigma = 1.0
+  /// The least brightness (the largest channel, 0 to 255) of a lit pixel.
+  public var minimumValue = 130
+  /// The least saturation (`(max - min) / max`) of a lit pixel.
+  public var minimumSaturation = 0.4
+  /// The fewest pixels of a lamp, at the scale it is found.
+  public var minimumArea = 4
+  /// The most an unlit lamp's mean brightness may be, as a share of the lit lamp's.
+  public var unlitRatio = 0.55
+  /// The distance between neighbouring lamps' centres, in lamp diameters.
+  public var lampPitch = 1.25
+  /// The most halvings of the image searched besides the image itself.
+  public var halvings = 2
+  /// The smallest side of an image that is halved again.
+  public var smallestHalvedSide = 200
+
+  /// The finder with the defaults above (fitted to the shared frames; CALIBRATION.md).
+  public init() {}
+
+  /// The lights of `image`, most confident first.
+  ///
+  /// Complexity: O(pixels * blur radius).
+  public func find(in image: RGBImage) -> [FoundLight] {
+    let blur = GaussianBlur(sigma: sigma)
+    var found: [FoundLight] = []
+    var level = image
+    var scale = 1
+    while true {
+      let plane = LampPlane(blur.apply(to: level), finder: self)
+      found += plane.lamps(finder: self).map {
+        $0.scaled(by: scale, toWidth: image.width, height: image.height)
+      }
+      if min(level.width, level.height) < smallestHalvedSide || scale >= 1 << halvings { break }
+      level = level.halved()
+      scale *= 2
+    }
+    return Self.keepingOnePerLight(found)
+  }
+
+  /// Drops each light whose box's centre lies inside a more confident one's box.
+  static func keepingOnePerLight(_ lights: [FoundLight]) -> [FoundLight] {
+    var kept: [FoundLight] = []
+    for light in lights.sorted(by: { $0.confidence > $1.confidence }) {
+      let (cx, cy) = light.box.doubledCentre
+      let covered = kept.contains { other in
+        2 * other.box.x <= cx && cx < 2 * (other.box.x + other.box.width) && 2 * other.box.y <= cy
+          && cy < 2 * (other.box.y + other.box.height)
+      }
+      if !covered { kept.append(light) }
+    }
+    return kept
+  }
+
+  /// The lamp colour of a pixel, or nil when it is not a lit lamp's: too dark, too grey, or
+  /// of no lamp's hue (red from 330 to 18 degrees, yellow to 70, green from 95 to 195).
+  func lampColor(r: UInt8, g: UInt8, b: UInt8) -> SignalColor? {
+    let high = max(r, g, b)
+    let spread = Int(high) - Int(min(r, g, b))
+    guard Int(high) >= minimumValue, spread > 0,
+      Double(spread) >= minimumSaturation * Double(high)
+    else { return nil }
+    let hue = PixelColor(r: r, g: g, b: b).hue
+    switch hue {
+    case 330..., ..<18: return .red
+    case 18..<70: return .yellow
+    case 95..<195: return .green
+    default: return nil
+    }
+  }
+}
+
+extension PixelRegion {
+  /// Twice the centre, so that it stays whole.
+  fileprivate var doubledCentre: (Int, Int) { (2 * x + width, 2 * y + height) }
+}
+
+extension RGBImage {
+  /// The image at half the size, each pixel the rounded mean of a 2x2 block (an odd last row
+  /// or column is dropped).
+  func halved() -> RGBImage {
+    let (w, h) = (width / 2, height / 2)
+    let stride = width * 3
+    return read { source in
+      RGBImage(width: w, height: h) { target in
+        for y in 0..<h {
+          let top = 2 * y * stride
+          for x in 0..<w {
+            for c in 0..<3 {
+              let i = top + 6 * x + c
+              let sum =
+                Int(source[i]) + Int(source[i + 3]) + Int(source[i + stride]) + Int(source[i + stride + 3])
+              target[(y * w + x) * 3 + c] = UInt8((sum + 2) / 4)
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/// One scale of the search: each pixel's brightness and lamp colour, and the brightness's
+/// summed-area table for box means.
+private struct LampPlane {
+  let width: Int
+  let height: Int
+  /// Each pixel's largest channel.
+  var value: [UInt8]
+  /// Each pixel's lamp colour: 0 none, 1 red, 2 yellow, 3 green.
+  var colorCode: [UInt8]
+  /// `(width + 1) * (height + 1)` sums of `value` above and left of each corner.
+  var sums: [Int]
+
+  static let colors: [SignalColor] = [.red, .yellow, .green]
+
+  init(_ image: RGBImage, finder: LampFinder) {
+    width = image.width
+    height = image.height
+    let count = width * height
+    var value = [UInt8](repeating: 0, count: count)
+    var colorCode = [UInt8](repeating: 0, count: count)
+    image.read { bytes in
+      for i in 0..<count {
+        let (r, g, b) = (bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
+        value[i] = max(r, g, b)
+        if let color = finder.lampColor(r: r, g: g, b: b) {
+          colorCode[i] = UInt8(Self.colors.firstIndex(of: color)! + 1)
+        }
+      }
+    }
+    var sums = [Int](repeating: 0, count: (width + 1) * (height + 1))
+    for y in 0..<height {
+      var row = 0
+      for x in 0..<width {
+        row += Int(value[y * width + x])
+        sums[(y + 1) * (width + 1) + x + 1] = sums[y * (width + 1) + x + 1] + row
+      }
+    }
+    self.value = value
+    self.colorCode = colorCode
+    self.sums = sums
+  }
+
+  /// The mean brightness of rows `y0..<y1` and columns `x0..<x1` clipped to the plane, or nil
+  /// when nothing of it is inside.
+  func meanValue(x0: Int, x1: Int, y0: Int, y1: Int) -> Double? {
+    let (x0, x1, y0, y1) = (max(0, x0), min(width, x1), max(0, y0), min(height, y1))
+    guard x1 > x0, y1 > y0 else { return nil }
+    let w = width + 1
+    let total = sums[y1 * w + x1] - sums[y0 * w + x1] - sums[y1 * w + x0] + sums[y0 * w + x0]
+    return Double(total) / Double((x1 - x0) * (y1 - y0))
+  }
+
+  /// A connected patch of one lamp colour (4-connected).
+  struct Patch {
+    var color: SignalColor
+    var minX: Int, maxX: Int, minY: Int, maxY: Int
+    var area = 0
+    var valueSum = 0
+  }
+
+  /// Every patch of lamp-coloured pixels.
+  func patches() -> [Patch] {
+    var visited = [Bool](repeating: false, count: width * height)
+    var patches: [Patch] = []
+    var stack: [Int] = []
+    for start in 0..<(width * height) where colorCode[start] != 0 && !visited[start] {
+      let code = colorCode[start]
+      var patch = Patch(
+        color: Self.colors[Int(code) - 1], minX: start % width, maxX: start % width, minY: start / width,
+        maxY: start / width)
+      visited[start] = true
+      stack.append(start)
+      while let i = stack.popLast() {
+        let (x, y) = (i % width, i / width)
+        patch.area += 1
+        patch.valueSum += Int(value[i])
+        patch.minX = min(patch.minX, x)
+        patch.maxX = max(patch.maxX, x)
+        patch.minY = min(patch.minY, y)
+        patch.maxY = max(patch.maxY, y)
+        for (next, inside) in [
+          (i - 1, x > 0), (i + 1, x + 1 < width), (i - width, y > 0), (i + width, y + 1 < height),
+        ]
+        where inside && !visited[next] && colorCode[next] == code {
+          visited[next] = true
+          stack.append(next)
+        }
+      }
+      patches.append(patch)
+    }
+    return patches
+  }
+
+  /// The lit lamps of this scale, as lights in its pixels.
+  func lamps(finder: LampFinder) -> [FoundLight] {
+    patches().compactMap { light(from: $0, finder: finder) }
+  }
+
+  /// The light `patch` is the lit lamp of, if it is one.
+  func light(from patch: Patch, finder: LampFinder) -> FoundLight? {
+    let (bw, bh) = (patch.maxX - patch.minX + 1, patch.maxY - patch.minY + 1)
+    guard patch.area >= finder.minimumArea, bh * 2 >= bw, bw * 2 >= bh,
+      Double(patch.area) >= 0.4 * Double(bw * bh)
+    else { return nil }
+    let d = Double(max(bw, bh))
+    guard d <= Double(max(width, height)) / 4 else { return nil }
+    let (cx, cy) = (Double(patch.minX) + Double(bw) / 2, Double(patch.minY) + Double(bh) / 2)
+    let lampValue = max(Double(patch.valueSum) / Double(patch.area), 1)
+    let pitch = finder.lampPitch * d
+    // Where the unlit lamps are, in pitches from the lit one, by the lamp order.
+    let slots: [Double] =
+      switch patch.color {
+      case .red: [1, 2]
+      case .yellow: [-1, 1]
+      case .green, .unknown: [-2, -1]
+      }
+    for orientation in [Orientation.vertical, .horizontal] {
+      var brightest = 0.0
+      var outside = false
+      for slot in slots {
+        let (sx, sy) = orientation == .vertical ? (cx, cy + slot * pitch) : (cx + slot * pitch, cy)
+        guard
+          let mean = meanValue(
+            x0: Int(sx - d / 2), x1: Int(sx + d / 2), y0: Int(sy - d / 2), y1: Int(sy + d / 2))
+        else {
+          outside = true
+          break
+        }
+        brightest = max(brightest, mean)
+      }
+      let ratio = brightest / lampValue
+      guard !outside, ratio <= finder.unlitRatio else { continue }
+      let index = patch.color == .red ? 0.0 : patch.color == .yellow ? 1.0 : 2.0
+      let along = (orientation == .vertical ? cy : cx) - (index + 0.5) * pitch - 0.2 * d
+      let length = 3 * pitch + 0.4 * d
+      let across = (orientation == .vertical ? cx : cy) - 0.75 * d
+      let box =
+        orientation == .vertical
+        ? (x0: across, y0: along, x1: across + 1.5 * d, y1: along + length)
+        : (x0: along, y0: across, x1: along + length, y1: across + 1.5 * d)
+      return FoundLight(
+        box: PixelRegion(
+          x: Int(box.x0.rounded(.down)), y: Int(box.y0.rounded(.down)),
+          width: Int(box.x1.rounded(.up)) - Int(box.x0.rounded(.down)),
+          height: Int(box.y1.rounded(.up)) - Int(box.y0.rounded(.down))),
+        lamp: PixelRegion(x: patch.minX, y: patch.minY, width: bw, height: bh), color: patch.color,
+        confidence: 1 - ratio, orientation: orientation)
+    }
+    return nil
+  }
+}
+
+extension FoundLight {
+  /// This light in the pixels of an image `factor` times larger, its box clipped to that
+  /// image's `width` x `height`.
+  fileprivate func scaled(by factor: Int, toWidth width: Int, height: Int) -> FoundLight {
+    func scaled(_ region: PixelRegion) -> PixelRegion {
+      let big = PixelRegion(
+        x: region.x * factor, y: region.y * factor, width: region.width * factor,
+        height: region.height * factor)
+      return big.clipped(toWidth: width, height: height) ?? big
+    }
+    var light = self
+    light.box = scaled(box)
+    light.lamp = scaled(lamp)
+    return light
+  }
+}
+
+extension LampFinder {
+  /// The light whose colour a frame shows, among `lights` at least `minimumConfidence`
+  /// sure: when they disagree the most restrictive colour wins (red, then yellow, then
+  /// green), and among lights of that colour the most confident, then the largest. Nil when
+  /// no light is sure enough.
+  public static func lightThatMatters(in lights: [FoundLight], minimumConfidence: Double = 0) -> FoundLight? {
+    let sure = lights.filter { $0.confidence >= minimumConfidence }
+    guard
+      let color = SignalColor.byRestrictiveness.first(where: { color in sure.contains { $0.color == color } })
+    else { return nil }
+    return sure.filter { $0.color == color }.max { a, b in
+      (a.confidence, a.box.width * a.box.height) < (b.confidence, b.box.width * b.box.height)
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import TrafficLightKernels
+
+/// A light finder measured on whole frames with labelled boxes (`BoxedFrames`): the loop
+/// behind `evaluate` on such folders and the finder's accuracy tests.
+public struct FrameEvaluator: Sendable {
+  /// The finder measured.
+  public let finder: LampFinder
+  /// The decoder the frames are read with.
+  public let decoder: ImageDecoder
+
+  /// An evaluator of `finder`, reading frames with `decoder`.
+  public init(finder: LampFinder = LampFinder(), decoder: ImageDecoder = ImageDecoder()) {
+    self.finder = finder
+    self.decoder = decoder
+  }
+
+  /// What the finder did on one frame.
+  public struct Outcome: Sendable, Equatable {
+    /// The frame and its labels.
+    public var frame: BoxedFrame
+    /// The lights found, most confident first.
+    public var lights: [FoundLight]
+    /// For each labelled box, the index in `lights` of the light that found it, if any.
+    public var matches: [Int?]
+    /// Why the frame could not be read, when it could not.
+    public var failure: String?
+
+    /// Found lights that match no labelled box.
+    public var falseLights: Int {
+      lights.indices.filter { index in !matches.contains(index) }.count
+    }
+
+    /// The frame's colour as read: the colour of the light that matters, `unknown` if none.
+    public var color: SignalColor { LampFinder.lightThatMatters(in: lights)?.color ?? .unknown }
+  }
+
+  /// Totals over a folder of frames.
+  public struct Report: Sendable, Equatable {
+    /// Each frame's outcome, in input order.
+    public var outcomes: [Outcome] = []
+
+    /// The labelled boxes with a colour (lit lights, or lit lamps).
+    public var labelled: Int { outcomes.reduce(0) { $0 + $1.frame.boxes.filter { $0.color != nil }.count } }
+    /// The labelled boxes a light was found for.
+    public var found: Int {
+      outcomes.reduce(0) { total, outcome in
+        total + zip(outcome.frame.boxes, outcome.matches).filter { $0.color != nil && $1 != nil }.count
+      }
+    }
+    /// Found lights that match no labelled box, over every frame.
+    public var falseLights: Int { outcomes.reduce(0) { $0 + $1.falseLights } }
+    /// The found lights' colours against their boxes' labels: (right, red read green).
+    public var foundColors: (right: Int, redReadGreen: Int) {
+      var right = 0
+      var redReadGreen = 0
+      for outcome in outcomes {
+        for (box, match) in zip(outcome.frame.boxes, outcome.matches) {
+          guard let color = box.color, let match else { continue }
+          let read = outcome.lights[match].color
+          if read == color { right += 1 }
+          if color == .red && read == .green { redReadGreen += 1 }
+        }
+      }
+      return (right, redReadGreen)
+    }
+    /// Frames whose colour as read is their labels' colour.
+    public var framesRight: Int { outcomes.filter { $0.color == $0.frame.color }.count }
+    /// Frames whose labels say red read green.
+    public var framesRedReadGreen: Int {
+      outcomes.filter { $0.frame.color == .red && $0.color == .green }.count
+    }
+    /// Frames that could not be read.
+    public var failures: Int { outcomes.filter { $0.failure != nil }.count }
+
+    public static func == (a: Report, b: Report) -> Bool { a.outcomes == b.outcomes }
+  }
+
+  /// Reads every frame of `frames` (`jobs` at a time) and matches the lights found with the
+  /// labelled boxes.
+  public func evaluate(_ frames: [BoxedFrame], jobs: Int = 1) -> Report {
+    let (finder, decoder) = (self.finder, self.decoder)
+    let outcomes = OrderedParallelMap.map(count: frames.count, jobs: jobs) { index -> Outcome in
+      let frame = frames[index]
+      do throws(DecodeError) {
+        let lights = finder.find(in: try decoder.decode(fileAt: frame.path).pixels)
+        return Outcome(
+          frame: frame, lights: lights, matches: Self.match(lights, to: frame.boxes), failure: nil)
+      } catch {
+        return Outcome(
+          frame: frame, lights: [], matches: frame.boxes.map { _ in nil }, failure: error.description)
+      }
+    }
+    return Report(outcomes: outcomes)
+  }
+
+  /// For each labelled box, the most confident light that found it and no earlier box took:
+  /// a light finds a housing box when its box's centre lies inside it, and a lamp box when its
+  /// box holds the lamp's centre.
+  public static func match(_ lights: [FoundLight], to boxes: [LabelledBox]) -> [Int?] {
+    var taken = Set<Int>()
+    return boxes.map { label in
+      let found = lights.indices.first { index in
+        guard !taken.contains(index) else { return false }
+        let box = lights[index].box
+        switch label.kind {
+        case .light: return label.box.containsDoubled(x: 2 * box.x + box.width, y: 2 * box.y + box.height)
+        case .lamp:
+          return box.containsDoubled(
+            x: 2 * label.box.x + label.box.width, y: 2 * label.box.y + label.box.height)
+        }
+      }
+      if let found { taken.insert(found) }
+      return found
+    }
+  }
+}
+
+extension PixelRegion {
+  /// Whether the point (`x` / 2, `y` / 2) lies inside.
+  fileprivate func containsDoubled(x px: Int, y py: Int) -> Bool {
+    2 * x <= px && px < 2 * (x + width) && 2 * y <= py && py < 2 * (y + height)
+  }
+}
