@@ -18,6 +18,8 @@ struct CommandOptions: Equatable {
   var roi: PixelRegion?
   var labels: String?
   var labelClass = 9
+  /// Search each image for its lights (`LampFinder`) instead of reading it as one light.
+  var findsLights = false
   /// Worker threads; `nil` means one per core.
   var jobs: Int?
   var output: String?
@@ -70,6 +72,7 @@ struct CommandOptions: Equatable {
         options.orientation = orientation
       case ("--roi", _): options.roi = try region(try value())
       case ("--labels", _): options.labels = try value()
+      case ("--find-lights", _): options.findsLights = true
       case ("--label-class", _): options.labelClass = try whole(name, try value(), in: 0...Int(Int32.max))
       case ("--jobs", _): options.jobs = try whole(name, try value(), in: 1...1024)
       case ("--output", _), ("-o", _): options.output = try value()
@@ -100,6 +103,9 @@ struct CommandOptions: Equatable {
     if options.help { return options }
     if options.roi != nil && options.labels != nil {
       throw CommandError("--roi and --labels cannot be used together")
+    }
+    if options.findsLights && (options.roi != nil || options.labels != nil) {
+      throw CommandError("--find-lights searches whole images: it cannot be used with --roi or --labels")
     }
     switch command {
     case .classify:

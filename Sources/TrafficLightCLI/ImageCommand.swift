@@ -29,6 +29,10 @@ enum ImageCommand {
       --labels DIR             YOLO boxes (class cx cy w h, normalised) in DIR/NAME.txt for
                                image NAME.jpg; each box of the chosen class is read
       --label-class N          the box class to read (default 9, COCO's traffic light)
+      --find-lights            search each whole image (a dashcam frame, a street photo)
+                               for lit traffic lights; the image's colour is the light that
+                               matters (the most restrictive colour among them, then the
+                               most confident); jsonl lists every light found
       --jobs N                 threads (default: one per core); results stay in order
       -o, --output FILE        write results to FILE instead of stdout, atomically: FILE is
                                replaced only by a complete file
@@ -149,6 +153,7 @@ enum ImageCommand {
       }
       regions = .labels(folder: labels, classID: options.labelClass)
     }
+    if options.findsLights { regions = .foundLights(LampFinder()) }
     try refuseOverwritingInputs(options, images: images)
     if let mask = options.mask, !FileSystemPath.makeFolders(mask) {
       throw CommandError.io(
@@ -345,6 +350,21 @@ enum ImageCommand {
     switch reading.outcome {
     case .failure(let error):
       return [ResultRow(path: reading.path, frame: frame, smoothed: smoothed, error: error.reason)]
+    case .success(let regions) where options.findsLights:
+      var row = ResultRow(path: reading.path, frame: frame, smoothed: smoothed, damage: reading.damage)
+      let lights = regions.compactMap(\.light)
+      row.lights = lights
+      if let primary = reading.primary {
+        row.region = primary.result.region
+        row.color = primary.result.color
+        row.decidedBy = primary.result.decision.decidedBy
+        row.confidence = primary.result.decision.confidence
+        row.note = lights.count == 1 ? "1 light found" : "\(lights.count) lights found"
+      } else {
+        row.color = .unknown
+        row.note = "no light found"
+      }
+      return [row]
     case .success(let regions) where step != nil:
       var row = ResultRow(path: reading.path, frame: frame, smoothed: smoothed, damage: reading.damage)
       if let primary = reading.primary {

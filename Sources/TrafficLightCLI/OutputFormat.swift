@@ -42,6 +42,11 @@ struct JSONLine {
     text += value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 
+  mutating func add(_ key: String, integers: [Int]) {
+    separate(key)
+    text += "[" + integers.map(String.init).joined(separator: ",") + "]"
+  }
+
   mutating func add(_ key: String, array: [JSONLine]) {
     separate(key)
     text += "[" + array.map(\.closed).joined(separator: ",") + "]"

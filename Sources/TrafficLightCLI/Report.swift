@@ -23,6 +23,8 @@ struct ResultRow {
   var boxes: [RegionReading]?
   /// Damage the decoder patched over (with `--lenient`).
   var damage: String?
+  /// With `--find-lights`: every light found, most confident first.
+  var lights: [FoundLight]?
 }
 
 /// Writes result rows in the chosen format.
@@ -144,6 +146,18 @@ struct ReportFormatter {
     }
     if let note = row.note { line.add("note", note) }
     if let damage = row.damage { line.add("warning", damage) }
+    if let lights = row.lights {
+      line.add(
+        "lights",
+        array: lights.map { light in
+          var object = JSONLine()
+          object.add("box", integers: [light.box.x, light.box.y, light.box.width, light.box.height])
+          object.add("color", light.color.rawValue)
+          object.add("confidence", Self.rounded(light.confidence))
+          object.add("orientation", light.orientation.rawValue)
+          return object
+        })
+    }
     if let boxes = row.boxes {
       line.add(
         "boxes",

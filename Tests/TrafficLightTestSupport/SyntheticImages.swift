@@ -49,3 +49,14 @@ package func temporaryFolder() throws -> String {
 package func writePNG(_ image: RGBImage, to path: String) throws {
   try Data(try ImageEncoder.png(image)).write(to: URL(fileURLWithPath: path))
 }
+
+/// A 320x240 frame of pale blue sky over a grey road, with a synthetic 30x90 light of each
+/// colour in `lights` pasted with its top-left corner at its point.
+package func syntheticFrame(_ lights: [(color: SignalColor, x: Int, y: Int)] = []) -> RGBImage {
+  var frame = RGBImage(width: 320, height: 240, fill: (150, 180, 220))
+  for y in 180..<240 {
+    for x in 0..<320 { frame[x, y] = (90, 90, 90) }
+  }
+  for light in lights { paste(syntheticLight(lit: light.color), into: &frame, x: light.x, y: light.y) }
+  return frame
+}

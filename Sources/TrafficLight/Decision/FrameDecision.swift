@@ -21,6 +21,9 @@ public struct FrameDecision: Sendable, Equatable {
   /// answer is `unknown` (with the named colour's confidence).
   public static let lowConfidence = "lowConfidence"
 
+  /// `decidedBy` when a found light's lit lamp named the colour (`LampFinder`).
+  public static let litLamp = "litLamp"
+
   /// A decision: its points, their counts, the colour, what named it and how sure it is.
   public init(
     samples: [SamplePoint], counts: ColorCounts, color: SignalColor, decidedBy: String = vote,

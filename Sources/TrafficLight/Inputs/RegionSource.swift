@@ -8,4 +8,6 @@ public enum RegionSource: Sendable, Equatable {
   case fixed(PixelRegion)
   /// Boxes of class `classID` from the YOLO label file named like the image in `folder`.
   case labels(folder: String, classID: Int)
+  /// The lights `finder` finds in the whole image, each read by its lit lamp.
+  case foundLights(LampFinder)
 }

@@ -35,6 +35,7 @@ public struct ImageReader: Sendable {
     switch regions {
     case .wholeImage: break
     case .fixed(let fixed): region = fixed
+    case .foundLights: break
     case .labels(let folder, let classID):
       do {
         boxes = try YOLOLabels.load(YOLOLabels.labelPath(forImage: path, in: folder)).filter {
@@ -63,7 +64,9 @@ public struct ImageReader: Sendable {
       return ImageReading(path: path, outcome: .failure(.decode(error)))
     }
     let readings: [RegionReading]
-    if case .labels = regions {
+    if case .foundLights(let finder) = regions {
+      readings = finder.find(in: decoded.pixels).map(RegionReading.init(found:))
+    } else if case .labels = regions {
       let image = decoded.pixels
       readings = boxes.map { box in
         let region = box.region(imageWidth: image.width, imageHeight: image.height)

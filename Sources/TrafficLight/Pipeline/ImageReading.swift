@@ -6,11 +6,24 @@ public struct RegionReading: Sendable, Equatable {
   public let box: LabelBox?
   /// What was read there.
   public let result: FrameResult
+  /// The light found there, when the lights were searched for: its lit lamp decided the
+  /// result.
+  public let light: FoundLight?
 
-  /// The reading of one region, from label box `box` (nil for none).
-  public init(box: LabelBox?, result: FrameResult) {
+  /// The reading of one region, from label box `box` (nil for none) or found `light`.
+  public init(box: LabelBox?, result: FrameResult, light: FoundLight? = nil) {
     self.box = box
     self.result = result
+    self.light = light
+  }
+
+  /// The reading of a found light: its lamp's colour and the finder's confidence, decided by
+  /// `FrameDecision.litLamp`, the region its housing.
+  public init(found light: FoundLight) {
+    let decision = FrameDecision(
+      samples: [], counts: ColorCounts(), color: light.color, decidedBy: FrameDecision.litLamp,
+      confidence: light.confidence)
+    self.init(box: nil, result: FrameResult(decision: decision, region: light.box), light: light)
   }
 }
 
@@ -31,10 +44,16 @@ public struct ImageReading: Sendable, Equatable {
     self.damage = damage
   }
 
-  /// The reading that stands for the frame: the largest region (the first of equal ones);
-  /// `nil` when there is none.
+  /// The reading that stands for the frame: of found lights, the light that matters
+  /// (`LampFinder.lightThatMatters(in:)`); otherwise the largest region (the first of equal
+  /// ones); `nil` when there is none.
   public var primary: RegionReading? {
     guard case .success(let readings) = outcome else { return nil }
+    let lights = readings.compactMap(\.light)
+    if !lights.isEmpty {
+      let chosen = LampFinder.lightThatMatters(in: lights)
+      return readings.first { $0.light == chosen }
+    }
     return readings.enumerated().max { a, b in
       let areaA = a.element.result.region.map { $0.width * $0.height } ?? 0
       let areaB = b.element.result.region.map { $0.width * $0.height } ?? 0
@@ -50,7 +69,7 @@ public struct ImageReading: Sendable, Equatable {
     ImageReading(
       path: path,
       outcome: outcome.map { readings in
-        readings.map { RegionReading(box: $0.box, result: $0.result.droppingMap()) }
+        readings.map { RegionReading(box: $0.box, result: $0.result.droppingMap(), light: $0.light) }
       }, damage: damage)
   }
 }

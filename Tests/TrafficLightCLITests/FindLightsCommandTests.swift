@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import TrafficLight
+import TrafficLightKernels
+import TrafficLightTestSupport
+
+@Suite struct FindLightsCommandTests {
+  private func jsonObjects(_ text: String) throws -> [[String: Any]] {
+    try text.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+    }
+  }
+
+  @Test func classify_findLights_jsonl_listsEveryLight_andReadsTheOneThatMatters() throws {
+    let folder = try temporaryFolder()
+    try writePNG(syntheticFrame([(.green, 30, 40), (.red, 250, 50)]), to: folder + "/a.png")
+    try writePNG(syntheticFrame(), to: folder + "/b.png")
+    let run = try traffic("classify", "--find-lights", "--format", "jsonl", folder)
+    #expect(run.status == 0 && run.stderr == "")
+    let objects = try jsonObjects(run.stdout)
+    try #require(objects.count == 2)
+    #expect(objects[0]["color"] as? String == "red")
+    #expect(objects[0]["decidedBy"] as? String == "litLamp")
+    let lights = try #require(objects[0]["lights"] as? [[String: Any]])
+    #expect(lights.count == 2)
+    #expect(Set(lights.compactMap { $0["color"] as? String }) == ["red", "green"])
+    for light in lights {
+      let box = try #require(light["box"] as? [Int])
+      #expect(box.count == 4)
+      // Each box holds the centre of the light pasted there (x 30..<60 or 250..<280).
+      let cx = box[0] + box[2] / 2
+      #expect((30..<60).contains(cx) || (250..<280).contains(cx), "\(box)")
+      #expect((light["confidence"] as? Double ?? 0) > 0.5)
+    }
+    #expect(objects[1]["color"] as? String == "unknown")
+    #expect((objects[1]["lights"] as? [Any])?.isEmpty == true)
+    #expect(objects[1]["note"] as? String == "no light found")
+  }
+
+  @Test func classify_findLights_text_showsTheCountAndTheChosenLight() throws {
+    let folder = try temporaryFolder()
+    try writePNG(syntheticFrame([(.yellow, 100, 40), (.green, 200, 40)]), to: folder + "/a.png")
+    let run = try traffic("classify", "--find-lights", folder + "/a.png")
+    let row = try #require(run.stdout.split(separator: "\n").last)
+    #expect(row.contains(" yellow "), "\(row)")
+    #expect(row.contains("(2 lights found)"), "\(row)")
+    #expect(row.contains("by litLamp"), "\(row)")
+  }
+
+  @Test func findLights_withRoiOrLabels_isRefused() throws {
+    for extra in [["--roi", "0,0,10,10"], ["--labels", "."]] {
+      let run = try traffic(["classify", "--find-lights"] + extra + ["SampleFrames"])
+      #expect(run.status == 64)
+      #expect(run.stderr.contains("--find-lights searches whole images"), "\(run.stderr)")
+    }
+  }
+
+  @Test func sequence_findLights_votesOnTheLightThatMatters() throws {
+    let folder = try temporaryFolder()
+    for index in 0..<6 {
+      let color: SignalColor = index < 3 ? .green : .red
+      try writePNG(syntheticFrame([(color, 100 + 2 * index, 40)]), to: folder + "/f\(index).png")
+    }
+    let run = try traffic("sequence", "--find-lights", "--window", "1", "--format", "jsonl", folder)
+    #expect(run.status == 0)
+    let colors = try jsonObjects(run.stdout).map { $0["color"] as? String }
+    #expect(colors == ["green", "green", "green", "red", "red", "red"])
+  }
+
+  @Test func evaluate_boxedFrames_reportsFoundFalseAndColours() throws {
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+    try writePNG(syntheticFrame([(.red, 30, 40), (.green, 250, 50)]), to: folder + "/frames/a.png")
+    try writePNG(syntheticFrame(), to: folder + "/frames/b.png")
+    try "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\nb.png,yellow,100,40,130,130\n".write(
+      toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
+    let text = try traffic("evaluate", folder)
+    #expect(text.status == 0)
+    #expect(text.stdout.contains("\(folder): 2 frames, 2 labelled lit boxes"))
+    #expect(text.stdout.contains("lights found: 1 of 2 (50.0%)"))
+    #expect(text.stdout.contains("false lights: 1 (0.500 per frame)"))
+    #expect(text.stdout.contains("colours of the lights found: 1 of 1 right (100.0%), red read as green 0"))
+    let json = try jsonObjects(try traffic("evaluate", "--format", "jsonl", "--misses", folder).stdout)
+    #expect(json.count == 1)
+    #expect(json[0]["found"] as? Int == 1 && json[0]["falseLights"] as? Int == 1)
+    let misses = try #require(json[0]["misses"] as? [[String: Any]])
+    #expect(Set(misses.compactMap { $0["miss"] as? String }) == ["notFound", "falseLight"])
+    // calibrate fits crops, and says so.
+    let calibrate = try traffic("calibrate", folder, "-o", folder + "/p.json")
+    #expect(calibrate.status != 0)
+    #expect(calibrate.stderr.contains("holds whole frames with boxes"), "\(calibrate.stderr)")
+  }
+}

@@ -1,0 +1,254 @@
+import Foundation
+import Testing
+import TrafficLight
+import TrafficLightKernels
+import TrafficLightTestSupport
+
+/// `light` turned a quarter: its top row becomes its left column.
+private func turnedToHorizontal(_ light: RGBImage) -> RGBImage {
+  var turned = RGBImage(width: light.height, height: light.width)
+  for y in 0..<light.height {
+    for x in 0..<light.width { turned[y, light.width - 1 - x] = light[x, y] }
+  }
+  return turned
+}
+
+@Suite struct LampFinderTests {
+  @Test(arguments: [SignalColor.red, .yellow, .green])
+  func findsAVerticalLight_inASkyFrame(color: SignalColor) throws {
+    var frame = syntheticFrame()
+    paste(syntheticLight(lit: color), into: &frame, x: 140, y: 40)
+    let lights = LampFinder().find(in: frame)
+    try #require(lights.count == 1, "\(lights)")
+    let light = lights[0]
+    #expect(light.color == color)
+    #expect(light.orientation == .vertical)
+    #expect(light.confidence > 0.5)
+    // The housing placed from the lamp holds the pasted light's centre, and the lamp lies in it.
+    let (cx, cy) = (light.box.x + light.box.width / 2, light.box.y + light.box.height / 2)
+    #expect((140..<170).contains(cx) && (40..<130).contains(cy), "\(light.box)")
+    #expect(light.lamp.x >= 140 && light.lamp.x + light.lamp.width <= 170)
+  }
+
+  @Test(arguments: [SignalColor.red, .green])
+  func findsAHorizontalLight_byItsLampOrder(color: SignalColor) throws {
+    var frame = syntheticFrame()
+    paste(turnedToHorizontal(syntheticLight(lit: color)), into: &frame, x: 100, y: 60)
+    let lights = LampFinder().find(in: frame)
+    try #require(lights.count == 1, "\(lights)")
+    #expect(lights[0].color == color)
+    #expect(lights[0].orientation == .horizontal)
+    let (cx, cy) = (lights[0].box.x + lights[0].box.width / 2, lights[0].box.y + lights[0].box.height / 2)
+    #expect((100..<190).contains(cx) && (60..<90).contains(cy), "\(lights[0].box)")
+  }
+
+  @Test func findsEveryLight_ofAFrameWithSeveral() {
+    var frame = syntheticFrame()
+    paste(syntheticLight(lit: .red), into: &frame, x: 30, y: 40)
+    paste(syntheticLight(lit: .green), into: &frame, x: 250, y: 50)
+    let colors = Set(LampFinder().find(in: frame).map(\.color))
+    #expect(colors == [.red, .green])
+  }
+
+  @Test func findsALargeLight_throughTheHalvings() throws {
+    // A light four times the size: its lamp is 100 pixels across, past a quarter of nothing,
+    // and found whole at every scale; it is kept once.
+    var frame = RGBImage(width: 640, height: 480, fill: (150, 180, 220))
+    paste(syntheticLight(lit: .red, width: 120, height: 360), into: &frame, x: 260, y: 60)
+    let lights = LampFinder().find(in: frame)
+    try #require(lights.count == 1, "\(lights)")
+    #expect(lights[0].color == .red)
+  }
+
+  @Test func findsNothing_withoutALitLampInAHousing() {
+    var frame = syntheticFrame()
+    // A dark light, a red disc on the sky (no housing: its neighbours are as bright), a grey
+    // gradient and a green field.
+    paste(syntheticLight(lit: .unknown), into: &frame, x: 20, y: 20)
+    for y in 30..<50 {
+      for x in 200..<220 where (x - 210) * (x - 210) + (y - 40) * (y - 40) <= 100 {
+        frame[x, y] = (240, 20, 20)
+      }
+    }
+    for y in 100..<180 {
+      for x in 60..<160 { frame[x, y] = (UInt8(x), UInt8(x), UInt8(x)) }
+      for x in 200..<300 { frame[x, y] = (40, 160, 60) }
+    }
+    #expect(LampFinder().find(in: frame).isEmpty)
+  }
+
+  @Test func findsNothing_inPlainImages() {
+    for fill: (UInt8, UInt8, UInt8) in [(0, 0, 0), (255, 255, 255), (150, 180, 220), (220, 30, 30)] {
+      #expect(LampFinder().find(in: RGBImage(width: 200, height: 150, fill: fill)).isEmpty)
+    }
+    #expect(LampFinder().find(in: RGBImage(width: 0, height: 0)).isEmpty)
+    #expect(LampFinder().find(in: RGBImage(width: 1, height: 1, fill: (255, 0, 0))).isEmpty)
+  }
+
+  @Test func lightThatMatters_isTheMostRestrictiveSureColour() {
+    func light(_ color: SignalColor, _ confidence: Double, side: Int = 10) -> FoundLight {
+      FoundLight(
+        box: PixelRegion(x: 0, y: 0, width: side, height: 3 * side),
+        lamp: PixelRegion(x: 0, y: 0, width: side, height: side), color: color, confidence: confidence,
+        orientation: .vertical)
+    }
+    let lights = [light(.green, 0.9), light(.red, 0.6), light(.red, 0.7), light(.yellow, 0.95)]
+    #expect(LampFinder.lightThatMatters(in: lights) == light(.red, 0.7))
+    #expect(LampFinder.lightThatMatters(in: lights, minimumConfidence: 0.8) == light(.yellow, 0.95))
+    #expect(LampFinder.lightThatMatters(in: lights, minimumConfidence: 0.99) == nil)
+    #expect(LampFinder.lightThatMatters(in: []) == nil)
+    // Equally sure: the larger.
+    #expect(
+      LampFinder.lightThatMatters(in: [light(.green, 0.8), light(.green, 0.8, side: 20)])
+        == light(.green, 0.8, side: 20))
+  }
+
+  @Test func imageReader_findingLights_givesTheLightThatMatters() throws {
+    let folder = try temporaryFolder()
+    try writePNG(syntheticFrame([(.green, 30, 40), (.red, 250, 50)]), to: folder + "/frame.png")
+    try writePNG(syntheticFrame(), to: folder + "/empty.png")
+    let reader = ImageReader(pipeline: FramePipeline(profile: .default), regions: .foundLights(LampFinder()))
+    let reading = reader.read(folder + "/frame.png")
+    #expect(reading.frameColor == .red)
+    #expect(reading.primary?.light?.color == .red)
+    #expect(reading.primary?.result.decision.decidedBy == FrameDecision.litLamp)
+    let empty = reader.read(folder + "/empty.png")
+    #expect(empty.frameColor == .unknown)
+    #expect(try empty.outcome.get().isEmpty)
+  }
+}
+
+@Suite struct BoxedFramesTests {
+  private func folder(csv: String, frames: [String]) throws -> String {
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+    for name in frames { try writePNG(syntheticFrame(), to: folder + "/frames/" + name) }
+    try csv.write(toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
+    return folder
+  }
+
+  @Test func loadsHousingBoxes_andFramesWithout() throws {
+    let path = try folder(
+      csv: "file,state,xmin,ymin,xmax,ymax\r\na.png,red,10,20,40,110\na.png,green,50,20,80,110\n",
+      frames: ["a.png", "b.png"])
+    #expect(BoxedFrames.isBoxedFolder(path))
+    let frames = try BoxedFrames.load(path)
+    #expect(frames.map { ($0.path as NSString).lastPathComponent } == ["a.png", "b.png"])
+    #expect(frames[0].boxes.map(\.color) == [.red, .green])
+    #expect(frames[0].boxes[0].box == PixelRegion(x: 10, y: 20, width: 30, height: 90))
+    #expect(frames[0].boxes[0].kind == .light)
+    #expect(frames[0].color == .red)
+    #expect(frames[1].boxes.isEmpty && frames[1].color == .unknown)
+  }
+
+  @Test func loadsLampBoxes_aLeftArrowBeingGreen() throws {
+    let path = try folder(
+      csv: "file,lamp,xmin,ymin,xmax,ymax,shape\na.png,left,1,2,9,10,box\n", frames: ["a.png"])
+    let box = try #require(try BoxedFrames.load(path).first?.boxes.first)
+    #expect(box.kind == .lamp && box.label == "left" && box.color == .green)
+  }
+
+  @Test func refusesBadRows_namingTheLine() throws {
+    let bad = try folder(csv: "file,state,xmin,ymin,xmax,ymax\na.png,red,10,20,5,110\n", frames: ["a.png"])
+    #expect(
+      throws: LabelledSetError.badLabels(
+        path: bad + "/boxes.csv", line: 2, reason: "a box needs whole numbers with xmin < xmax, ymin < ymax")
+    ) {
+      try BoxedFrames.load(bad)
+    }
+    let noLabel = try folder(csv: "file,colour,xmin,ymin,xmax,ymax\n", frames: [])
+    #expect(throws: LabelledSetError.self) { try BoxedFrames.load(noLabel) }
+    #expect(!BoxedFrames.isBoxedFolder(try temporaryFolder()))
+  }
+
+  @Test func match_housingByTheFoundCentre_lampByTheLabelledCentre() {
+    let found = FoundLight(
+      box: PixelRegion(x: 100, y: 100, width: 20, height: 60),
+      lamp: PixelRegion(x: 102, y: 102, width: 16, height: 16),
+      color: .red, confidence: 0.9, orientation: .vertical)
+    let housing = LabelledBox(
+      kind: .light, label: "red", box: PixelRegion(x: 95, y: 90, width: 30, height: 90))
+    let farHousing = LabelledBox(
+      kind: .light, label: "red", box: PixelRegion(x: 0, y: 0, width: 30, height: 90))
+    let lamp = LabelledBox(kind: .lamp, label: "red", box: PixelRegion(x: 104, y: 104, width: 10, height: 10))
+    #expect(FrameEvaluator.match([found], to: [housing]) == [0])
+    #expect(FrameEvaluator.match([found], to: [farHousing]) == [nil])
+    #expect(FrameEvaluator.match([found], to: [lamp]) == [0])
+    // One light finds one box.
+    #expect(FrameEvaluator.match([found], to: [housing, lamp]) == [0, nil])
+  }
+
+  @Test func evaluator_countsFoundFalseAndColours() throws {
+    let path = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: path + "/frames", withIntermediateDirectories: true)
+    var frame = syntheticFrame()
+    paste(syntheticLight(lit: .red), into: &frame, x: 30, y: 40)
+    paste(syntheticLight(lit: .green), into: &frame, x: 250, y: 50)
+    try writePNG(frame, to: path + "/frames/a.png")
+    try writePNG(syntheticFrame(), to: path + "/frames/b.png")
+    // The green light is not labelled (a false light); a labelled yellow light is not there.
+    try "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\nb.png,yellow,100,40,130,130\n".write(
+      toFile: path + "/boxes.csv", atomically: true, encoding: .utf8)
+    let report = FrameEvaluator().evaluate(try BoxedFrames.load(path))
+    #expect(report.labelled == 2)
+    #expect(report.found == 1)
+    #expect(report.falseLights == 1)
+    #expect(report.foundColors.right == 1 && report.foundColors.redReadGreen == 0)
+    #expect(report.framesRight == 1)  // a.png red; b.png read unknown, labelled yellow
+    #expect(report.failures == 0)
+  }
+}
+
+/// The finder on the shared frames (`../shared/frames`), against the figures of
+/// CALIBRATION.md: these fail when a change makes the finder find fewer lights or more false
+/// ones than it does now.
+@Suite(.enabled(if: TestPaths.sharedFrames != nil, "needs ../shared/frames beside the repository"))
+struct LampFinderSharedFramesTests {
+  /// Every `step`th frame of `folder`.
+  private func frames(_ folder: String, step: Int) throws -> [BoxedFrame] {
+    try BoxedFrames.load(TestPaths.sharedFrames! + "/" + folder).enumerated().filter { $0.offset % step == 0 }
+      .map(\.element)
+  }
+
+  @Test func simulator_meetsTheIssueTargets() throws {
+    let report = FrameEvaluator().evaluate(try frames("sim", step: 3), jobs: 2)
+    let frames = Double(report.outcomes.count)
+    #expect(report.outcomes.count == 150 && report.failures == 0)
+    #expect(
+      Double(report.found) >= 0.9 * Double(report.labelled), "found \(report.found) of \(report.labelled)")
+    #expect(Double(report.falseLights) < 0.1 * frames, "\(report.falseLights) false lights")
+    #expect(Double(report.foundColors.right) >= 0.99 * Double(report.found))
+    #expect(report.foundColors.redReadGreen == 0)
+    #expect(report.framesRedReadGreen == 0)
+  }
+
+  @Test(arguments: [("cinta", 0.5, 1.6), ("kr", 0.48, 2.2)])
+  func realPhotos_findAtLeastAsManyAsNow(folder: String, found: Double, falsePerFrame: Double) throws {
+    let report = FrameEvaluator().evaluate(try frames(folder, step: 1), jobs: 2)
+    #expect(
+      Double(report.found) >= found * Double(report.labelled), "found \(report.found) of \(report.labelled)")
+    #expect(
+      Double(report.falseLights) <= falsePerFrame * Double(report.outcomes.count),
+      "\(report.falseLights) false lights in \(report.outcomes.count) frames")
+  }
+
+  /// The frames with every labelled light painted black show no light: as many as now read
+  /// `unknown` (the simulator's misses are lights its labels leave out; the issue asks all).
+  @Test(arguments: [("sim", 0.9), ("cinta", 0.45)])
+  func framesWithTheirLightsBlackedOut_readUnknown(folder: String, share: Double) throws {
+    let finder = LampFinder()
+    var unknown = 0
+    let sample = try frames(folder, step: folder == "sim" ? 3 : 1)
+    for frame in sample {
+      var image = try ImageDecoder().decode(fileAt: frame.path).pixels
+      for label in frame.boxes {
+        guard let box = label.box.clipped(toWidth: image.width, height: image.height) else { continue }
+        for y in box.y..<(box.y + box.height) {
+          for x in box.x..<(box.x + box.width) { image[x, y] = (0, 0, 0) }
+        }
+      }
+      if LampFinder.lightThatMatters(in: finder.find(in: image)) == nil { unknown += 1 }
+    }
+    #expect(Double(unknown) >= share * Double(sample.count), "\(unknown) of \(sample.count) read unknown")
+  }
+}
