@@ -165,6 +165,7 @@ let classifier = HSVClassifier(thresholds: profile.thresholds)
 var fullPipeline = pipeline
 fullPipeline.usesFullFrame = true
 let decoder = ImageDecoder()
+let finder = LampFinder()
 var results: [Result] = []
 let scratch = NSTemporaryDirectory() + "/pipeline-benchmarks-\(getpid())"
 try! FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -187,6 +188,9 @@ for (frame, jpeg) in zip(frames, jpegs) {
     ("frame, full blur", { blackHole(fullPipeline.classify(image)) }),
     ("frame (pipeline path)", { blackHole(pipeline.classify(image)) }),
     ("decode+frame", { blackHole(pipeline.classify(try! decoder.decode(jpeg))) }),
+    // A whole frame searched for its lights (classify --find-lights).
+    ("find lights", { blackHole(finder.find(in: image)) }),
+    ("decode+find lights", { blackHole(try! finder.find(inImageData: jpeg, decoder: decoder)) }),
     // What a phone photo tagged "turn 90 degrees clockwise" (EXIF 6) adds to its decode.
     ("turn 90 (EXIF 6)", { blackHole(ExifOrientation.rotated90.display(image)) }),
     (

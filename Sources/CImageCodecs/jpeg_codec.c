@@ -160,11 +160,12 @@ static void tl_cmyk_row_to_rgb(const JSAMPLE *cmyk, uint8_t *rgb, JDIMENSION wid
   }
 }
 
-/// Decodes the `width` x `height` rectangle at (`x`, `y`), or the whole image when `whole`.
-/// Rows above the rectangle are skipped, columns beside it are not converted, and decoding
-/// stops below it; a whole-width RGB read goes straight into `rgb`.
-static tl_status tl_jpeg_decode(const uint8_t *data, size_t size, int whole, uint32_t x, uint32_t y,
-                                uint32_t width, uint32_t height, uint8_t *rgb, size_t capacity,
+/// Decodes the `width` x `height` rectangle at (`x`, `y`), or the whole image when `whole`
+/// (scaled down by `denominator`: 1, 2, 4 or 8, libjpeg's DCT scaling; regions are never
+/// scaled). Rows above the rectangle are skipped, columns beside it are not converted, and
+/// decoding stops below it; a whole-width RGB read goes straight into `rgb`.
+static tl_status tl_jpeg_decode(const uint8_t *data, size_t size, int whole, unsigned denominator, uint32_t x,
+                                uint32_t y, uint32_t width, uint32_t height, uint8_t *rgb, size_t capacity,
                                 tl_codec_report *report) {
   memset(report, 0, sizeof *report);
   struct jpeg_decompress_struct cinfo;
@@ -185,10 +186,13 @@ static tl_status tl_jpeg_decode(const uint8_t *data, size_t size, int whole, uin
   tl_jpeg_progress progress;
   tl_jpeg_watch(&cinfo, &progress);
   if (whole) {
+    cinfo.scale_num = 1;
+    cinfo.scale_denom = denominator;
+    jpeg_calc_output_dimensions(&cinfo);
     x = 0;
     y = 0;
-    width = cinfo.image_width;
-    height = cinfo.image_height;
+    width = cinfo.output_width;
+    height = cinfo.output_height;
   } else if (width == 0 || height == 0 || x > cinfo.image_width || width > cinfo.image_width - x ||
              y > cinfo.image_height || height > cinfo.image_height - y) {
     snprintf(report->message, TL_MESSAGE_LENGTH, "region outside the image");
@@ -248,12 +252,22 @@ static tl_status tl_jpeg_decode(const uint8_t *data, size_t size, int whole, uin
 
 tl_status tl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, size_t capacity,
                              tl_codec_report *report) {
-  return tl_jpeg_decode(data, size, 1, 0, 0, 0, 0, rgb, capacity, report);
+  return tl_jpeg_decode(data, size, 1, 1, 0, 0, 0, 0, rgb, capacity, report);
+}
+
+tl_status tl_jpeg_decode_scaled_rgb(const uint8_t *data, size_t size, uint32_t denominator, uint8_t *rgb,
+                                    size_t capacity, tl_codec_report *report) {
+  if (denominator != 1 && denominator != 2 && denominator != 4 && denominator != 8) {
+    memset(report, 0, sizeof *report);
+    snprintf(report->message, TL_MESSAGE_LENGTH, "scale 1/%u is not 1/1, 1/2, 1/4 or 1/8", denominator);
+    return TL_STATUS_ERROR;
+  }
+  return tl_jpeg_decode(data, size, 1, denominator, 0, 0, 0, 0, rgb, capacity, report);
 }
 
 tl_status tl_jpeg_decode_region_rgb(const uint8_t *data, size_t size, uint32_t x, uint32_t y, uint32_t width,
                                     uint32_t height, uint8_t *rgb, size_t capacity, tl_codec_report *report) {
-  return tl_jpeg_decode(data, size, 0, x, y, width, height, rgb, capacity, report);
+  return tl_jpeg_decode(data, size, 0, 1, x, y, width, height, rgb, capacity, report);
 }
 
 tl_status tl_jpeg_encode(const uint8_t *rgb, uint32_t width, uint32_t height, int quality,

@@ -252,3 +252,56 @@ struct LampFinderSharedFramesTests {
     #expect(Double(unknown) >= share * Double(sample.count), "\(unknown) of \(sample.count) read unknown")
   }
 }
+
+@Suite struct LampFinderScaleTests {
+  @Test func halved_isTheRoundedMeanOfEach2x2Block() {
+    var generator = SeededGenerator(seed: 5)
+    let image = RGBImage(
+      width: 7, height: 5, bytes: (0..<(7 * 5 * 3)).map { _ in UInt8(generator.next() % 256) })
+    let half = image.halved()
+    #expect(half.width == 3 && half.height == 2)
+    for y in 0..<2 {
+      for x in 0..<3 {
+        let corners = [
+          image[2 * x, 2 * y], image[2 * x + 1, 2 * y], image[2 * x, 2 * y + 1], image[2 * x + 1, 2 * y + 1],
+        ]
+        let mean = { (channel: KeyPath<(r: UInt8, g: UInt8, b: UInt8), UInt8>) in
+          UInt8((corners.reduce(0) { $0 + Int($1[keyPath: channel]) } + 2) / 4)
+        }
+        #expect(half[x, y] == (mean(\.r), mean(\.g), mean(\.b)))
+      }
+    }
+  }
+
+  @Test func searchDenominator_keepsTheLongerSideAtLeastTheSearchSide() {
+    let finder = LampFinder()
+    #expect(finder.searchDenominator(width: 800, height: 600) == 1)
+    #expect(finder.searchDenominator(width: 1799, height: 1000) == 1)
+    #expect(finder.searchDenominator(width: 1920, height: 1080) == 2)
+    #expect(finder.searchDenominator(width: 1080, height: 1920) == 2)
+    #expect(finder.searchDenominator(width: 3840, height: 2160) == 4)
+    #expect(finder.searchDenominator(width: 100_000, height: 10) == 8)
+  }
+
+  /// A 1920x1080 frame is searched at half size and each light read again at full size:
+  /// the lights come out in full-size pixels, as a search of the whole frame finds them.
+  @Test(arguments: ["jpeg", "png"])
+  func largeFrame_searchedReduced_findsTheLightsAFullSearchFinds(format: String) throws {
+    var frame = RGBImage(width: 1920, height: 1080, fill: (150, 180, 220))
+    paste(syntheticLight(lit: .red, width: 40, height: 120), into: &frame, x: 300, y: 200)
+    paste(syntheticLight(lit: .green, width: 40, height: 120), into: &frame, x: 1500, y: 260)
+    let bytes = format == "jpeg" ? try ImageEncoder.jpeg(frame, quality: 95) : try ImageEncoder.png(frame)
+    let finder = LampFinder()
+    let reduced = try finder.find(inImageData: bytes).lights
+    let full = finder.find(in: try ImageDecoder().decode(bytes).pixels)
+    #expect(reduced.map(\.color).sorted { $0.rawValue < $1.rawValue } == [.green, .red])
+    #expect(Set(reduced.map(\.color)) == Set(full.map(\.color)))
+    for light in reduced {
+      let twin = try #require(full.first { $0.color == light.color })
+      // Read again at full size: the same lamp box, to a pixel.
+      #expect(
+        abs(light.lamp.x - twin.lamp.x) <= 1 && abs(light.lamp.y - twin.lamp.y) <= 1, "\(light) \(twin)")
+      #expect(abs(light.lamp.width - twin.lamp.width) <= 2, "\(light) \(twin)")
+    }
+  }
+}

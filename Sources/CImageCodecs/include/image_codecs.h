@@ -56,6 +56,12 @@ tl_status tl_jpeg_read_info(const uint8_t *data, size_t size, tl_codec_report *r
 tl_status tl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, size_t capacity,
                              tl_codec_report *report);
 
+/// Decodes the whole image scaled down by `denominator` (1, 2, 4 or 8) with libjpeg's DCT
+/// scaling, into `rgb` of ceil(width / denominator) * ceil(height / denominator) * 3 bytes:
+/// cheaper than a full decode, for searching a frame before reading parts of it.
+tl_status tl_jpeg_decode_scaled_rgb(const uint8_t *data, size_t size, uint32_t denominator, uint8_t *rgb,
+                                    size_t capacity, tl_codec_report *report);
+
 /// Decodes only the `width` x `height` rectangle at (`x`, `y`), which must lie inside the
 /// image, into `rgb` (width * height * 3 bytes): rows above it are skipped, columns beside
 /// it are not converted (libjpeg-turbo's jpeg_skip_scanlines and jpeg_crop_scanline), and

@@ -137,6 +137,47 @@ public struct ImageDecoder: Sendable {
     }
   }
 
+  /// The image in `bytes` at about 1/`denominator` of its size (1, 2, 4 or 8), turned as
+  /// its EXIF tag says: a JPEG is scaled while decoding (libjpeg's DCT scaling, to
+  /// ceil(side / denominator), much cheaper than a full decode); a PNG is decoded whole and
+  /// halved (2x2 means) until it is. For searching a frame before reading parts of it.
+  ///
+  /// - Throws: `DecodeError`, naming `name`.
+  public func decodeReduced(
+    _ bytes: [UInt8], name: String = "<memory>", denominator: Int
+  ) throws(DecodeError) -> (image: RGBImage, damage: String?) {
+    precondition([1, 2, 4, 8].contains(denominator), "the denominator must be 1, 2, 4 or 8")
+    let orientation = declaredOrientation(bytes)
+    guard ImageFormat(sniffing: bytes) == .jpeg else {
+      var (image, damage) = try decodeWhole(bytes, name: name, turnedTo: orientation)
+      var left = denominator
+      while left > 1 {
+        image = image.halved()
+        left /= 2
+      }
+      return (image, damage)
+    }
+    return try decodeWhole(bytes, name: name, turnedTo: orientation, denominator: denominator)
+  }
+
+  /// The size of the image in `bytes` as shown: after its EXIF turn, when turns apply.
+  ///
+  /// - Throws: `DecodeError` when the header cannot be read or the image is over the pixel
+  ///   limit.
+  public func displayedSize(of bytes: [UInt8], name: String = "<memory>") throws(DecodeError) -> (
+    width: Int, height: Int
+  ) {
+    guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "file is empty") }
+    guard let format = ImageFormat(sniffing: bytes) else { throw .unsupportedFormat(path: name) }
+    let orientation = declaredOrientation(bytes)
+    return try bytes.withUnsafeBufferPointer { (data) throws(DecodeError) -> (width: Int, height: Int) in
+      var report = tl_codec_report()
+      let (width, height) = try checkedSize(
+        format == .jpeg ? tl_jpeg_read_info : tl_png_read_info, data, &report, name: name, format: format)
+      return orientation.displayedSize(width: width, height: height)
+    }
+  }
+
   /// About the most memory reading `bytes` takes, in bytes: the file itself, the decoder's own
   /// buffers (a progressive JPEG keeps every coefficient: 2 bytes a pixel a component; PNG up
   /// to 8 bytes a pixel for 16-bit RGBA rows), the decoded pixels, and the pipeline's copies
@@ -166,9 +207,10 @@ public struct ImageDecoder: Sendable {
     appliesOrientation ? ExifOrientation.declared(by: bytes) : .normal
   }
 
-  /// Decodes `bytes` whole and turns the image to `orientation`, already read from them.
+  /// Decodes `bytes` whole and turns the image to `orientation`, already read from them; a
+  /// JPEG scaled down by `denominator` (1, 2, 4 or 8).
   private func decodeWhole(
-    _ bytes: [UInt8], name: String, turnedTo orientation: ExifOrientation
+    _ bytes: [UInt8], name: String, turnedTo orientation: ExifOrientation, denominator: Int = 1
   ) throws(DecodeError) -> (image: RGBImage, damage: String?) {
     guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "file is empty") }
     guard let format = ImageFormat(sniffing: bytes) else { throw .unsupportedFormat(path: name) }
@@ -176,9 +218,16 @@ public struct ImageDecoder: Sendable {
     let decodeRGB = format == .jpeg ? tl_jpeg_decode_rgb : tl_png_decode_rgb
     return try bytes.withUnsafeBufferPointer { (data) throws(DecodeError) -> (RGBImage, String?) in
       var report = tl_codec_report()
-      let (width, height) = try checkedSize(readInfo, data, &report, name: name, format: format)
+      let (fullWidth, fullHeight) = try checkedSize(readInfo, data, &report, name: name, format: format)
+      let (width, height) = (
+        (fullWidth + denominator - 1) / denominator, (fullHeight + denominator - 1) / denominator
+      )
       let image = try RGBImage(width: width, height: height) { (pixels) throws(DecodeError) in
-        let status = decodeRGB(data.baseAddress, data.count, pixels.baseAddress, pixels.count, &report)
+        let status =
+          denominator == 1
+          ? decodeRGB(data.baseAddress, data.count, pixels.baseAddress, pixels.count, &report)
+          : tl_jpeg_decode_scaled_rgb(
+            data.baseAddress, data.count, UInt32(denominator), pixels.baseAddress, pixels.count, &report)
         guard status == TL_STATUS_OK else {
           throw .corrupt(path: name, format: format, reason: report.messageText)
         }

@@ -30,7 +30,7 @@ public struct FoundLight: Sendable, Equatable {
 /// Finds traffic lights in a whole image by their lit lamps.
 ///
 /// A lit lamp is a connected patch of bright, saturated pixels of one lamp hue (red, yellow
-/// or green), roughly round, no wider than a quarter of the image, whose neighbours along the
+/// or green), roughly round, no wider than a third of the image's longer side (a light's three lamps), whose neighbours along the
 /// light's axis (where the light's lamp order puts its unlit lamps, a lamp pitch apart) are
 /// much darker than it. Vertical heads are tried first, then horizontal ones. The search runs
 /// on the image and on halvings of it (2x2 means) down to a quarter of its size, so that
@@ -39,10 +39,12 @@ public struct FoundLight: Sendable, Equatable {
 public struct LampFinder: Sendable, Codable, Equatable {
   /// The blur applied before the pixels are judged, in pixels of each scale.
   public var sigma = 1.0
-  /// The least brightness (the largest channel, 0 to 255) of a lit pixel.
-  public var minimumValue = 130
-  /// The least saturation (`(max - min) / max`) of a lit pixel.
-  public var minimumSaturation = 0.4
+  /// The pixels a lit lamp is made of, by hue, saturation and brightness (the classifier of
+  /// the reading pipeline, with its own thresholds): red from 330 to 18 degrees, yellow to
+  /// 70, green from 95 to 195, saturation above 0.4 and the largest channel above 129.
+  public var thresholds = HSVThresholds(
+    saturationFloor: 0.4, valueFloor: 0.508, green: HueRange(95, 195), yellow: HueRange(18, 70),
+    red: HueRange(330, 18))
   /// The fewest pixels of a lamp, at the scale it is found.
   public var minimumArea = 4
   /// The most an unlit lamp's mean brightness may be, as a share of the lit lamp's.
@@ -53,6 +55,10 @@ public struct LampFinder: Sendable, Codable, Equatable {
   public var halvings = 2
   /// The smallest side of an image that is halved again.
   public var smallestHalvedSide = 200
+  /// The least longer side a frame file is searched at: larger frames are searched at 1/2,
+  /// 1/4 or 1/8 of their size while their longer side stays at least this
+  /// (`find(inImageData:name:decoder:)`).
+  public var searchSide = 900
 
   /// The finder with the defaults above (fitted to the shared frames; CALIBRATION.md).
   public init() {}
@@ -62,11 +68,12 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// Complexity: O(pixels * blur radius).
   public func find(in image: RGBImage) -> [FoundLight] {
     let blur = GaussianBlur(sigma: sigma)
+    let classifier = HSVClassifier(thresholds: thresholds)
     var found: [FoundLight] = []
     var level = image
     var scale = 1
     while true {
-      let plane = LampPlane(blur.apply(to: level), finder: self)
+      let plane = LampPlane(blur.apply(to: level), classifier: classifier)
       found += plane.lamps(finder: self).map {
         $0.scaled(by: scale, toWidth: image.width, height: image.height)
       }
@@ -90,23 +97,6 @@ public struct LampFinder: Sendable, Codable, Equatable {
     }
     return kept
   }
-
-  /// The lamp colour of a pixel, or nil when it is not a lit lamp's: too dark, too grey, or
-  /// of no lamp's hue (red from 330 to 18 degrees, yellow to 70, green from 95 to 195).
-  func lampColor(r: UInt8, g: UInt8, b: UInt8) -> SignalColor? {
-    let high = max(r, g, b)
-    let spread = Int(high) - Int(min(r, g, b))
-    guard Int(high) >= minimumValue, spread > 0,
-      Double(spread) >= minimumSaturation * Double(high)
-    else { return nil }
-    let hue = PixelColor(r: r, g: g, b: b).hue
-    switch hue {
-    case 330..., ..<18: return .red
-    case 18..<70: return .yellow
-    case 95..<195: return .green
-    default: return nil
-    }
-  }
 }
 
 extension PixelRegion {
@@ -117,19 +107,22 @@ extension PixelRegion {
 extension RGBImage {
   /// The image at half the size, each pixel the rounded mean of a 2x2 block (an odd last row
   /// or column is dropped).
-  func halved() -> RGBImage {
+  package func halved() -> RGBImage {
     let (w, h) = (width / 2, height / 2)
     let stride = width * 3
     return read { source in
       RGBImage(width: w, height: h) { target in
         for y in 0..<h {
           let top = 2 * y * stride
+          let out = y * w * 3
           for x in 0..<w {
+            let s = top + 6 * x
+            let t = out + 3 * x
             for c in 0..<3 {
-              let i = top + 6 * x + c
               let sum =
-                Int(source[i]) + Int(source[i + 3]) + Int(source[i + stride]) + Int(source[i + stride + 3])
-              target[(y * w + x) * 3 + c] = UInt8((sum + 2) / 4)
+                Int(source[s + c]) + Int(source[s + c + 3]) + Int(source[s + c + stride])
+                + Int(source[s + c + stride + 3])
+              target[t + c] = UInt8(truncatingIfNeeded: (sum + 2) >> 2)
             }
           }
         }
@@ -147,36 +140,37 @@ private struct LampPlane {
   var value: [UInt8]
   /// Each pixel's lamp colour: 0 none, 1 red, 2 yellow, 3 green.
   var colorCode: [UInt8]
-  /// `(width + 1) * (height + 1)` sums of `value` above and left of each corner.
-  var sums: [Int]
+  /// `(width + 1) * (height + 1)` sums of `value` above and left of each corner, modulo 2^32.
+  var sums: [Int32]
 
   static let colors: [SignalColor] = [.red, .yellow, .green]
 
-  init(_ image: RGBImage, finder: LampFinder) {
+  init(_ image: RGBImage, classifier: HSVClassifier) {
     width = image.width
     height = image.height
-    let count = width * height
-    var value = [UInt8](repeating: 0, count: count)
-    var colorCode = [UInt8](repeating: 0, count: count)
+    let (width, height) = (self.width, self.height)
+    var value = [UInt8](repeating: 0, count: width * height)
+    var sums = [Int32](repeating: 0, count: (width + 1) * (height + 1))
     image.read { bytes in
-      for i in 0..<count {
-        let (r, g, b) = (bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
-        value[i] = max(r, g, b)
-        if let color = finder.lampColor(r: r, g: g, b: b) {
-          colorCode[i] = UInt8(Self.colors.firstIndex(of: color)! + 1)
+      value.withUnsafeMutableBufferPointer { value in
+        sums.withUnsafeMutableBufferPointer { sums in
+          for y in 0..<height {
+            var row: Int32 = 0
+            let (above, here) = (y * (width + 1), (y + 1) * (width + 1))
+            for x in 0..<width {
+              let i = y * width + x
+              let high = max(bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
+              value[i] = high
+              row &+= Int32(high)
+              sums[here + x + 1] = sums[above + x + 1] &+ row
+            }
+          }
         }
       }
     }
-    var sums = [Int](repeating: 0, count: (width + 1) * (height + 1))
-    for y in 0..<height {
-      var row = 0
-      for x in 0..<width {
-        row += Int(value[y * width + x])
-        sums[(y + 1) * (width + 1) + x + 1] = sums[y * (width + 1) + x + 1] + row
-      }
-    }
     self.value = value
-    self.colorCode = colorCode
+    // PixelClass is a UInt8 enum of the same codes: its array's bytes are the codes.
+    self.colorCode = classifier.classify(image).classes.withUnsafeBytes { Array($0) }
     self.sums = sums
   }
 
@@ -186,7 +180,10 @@ private struct LampPlane {
     let (x0, x1, y0, y1) = (max(0, x0), min(width, x1), max(0, y0), min(height, y1))
     guard x1 > x0, y1 > y0 else { return nil }
     let w = width + 1
-    let total = sums[y1 * w + x1] - sums[y0 * w + x1] - sums[y1 * w + x0] + sums[y0 * w + x0]
+    // A box's sum is below 2^32 for boxes of up to 16 million pixels, so it comes out right
+    // from corner sums that wrapped.
+    let total = Int(
+      UInt32(bitPattern: sums[y1 * w + x1] &- sums[y0 * w + x1] &- sums[y1 * w + x0] &+ sums[y0 * w + x0]))
     return Double(total) / Double((x1 - x0) * (y1 - y0))
   }
 
@@ -200,33 +197,47 @@ private struct LampPlane {
 
   /// Every patch of lamp-coloured pixels.
   func patches() -> [Patch] {
-    var visited = [Bool](repeating: false, count: width * height)
+    var codes = colorCode  // cleared as the patches are taken
     var patches: [Patch] = []
     var stack: [Int] = []
-    for start in 0..<(width * height) where colorCode[start] != 0 && !visited[start] {
-      let code = colorCode[start]
-      var patch = Patch(
-        color: Self.colors[Int(code) - 1], minX: start % width, maxX: start % width, minY: start / width,
-        maxY: start / width)
-      visited[start] = true
-      stack.append(start)
-      while let i = stack.popLast() {
-        let (x, y) = (i % width, i / width)
-        patch.area += 1
-        patch.valueSum += Int(value[i])
-        patch.minX = min(patch.minX, x)
-        patch.maxX = max(patch.maxX, x)
-        patch.minY = min(patch.minY, y)
-        patch.maxY = max(patch.maxY, y)
-        for (next, inside) in [
-          (i - 1, x > 0), (i + 1, x + 1 < width), (i - width, y > 0), (i + width, y + 1 < height),
-        ]
-        where inside && !visited[next] && colorCode[next] == code {
-          visited[next] = true
-          stack.append(next)
+    let (width, height) = (self.width, self.height)
+    value.withUnsafeBufferPointer { value in
+      codes.withUnsafeMutableBufferPointer { codes in
+        for start in 0..<(width * height) where codes[start] != 0 {
+          let code = codes[start]
+          var patch = Patch(
+            color: Self.colors[Int(code) - 1], minX: start % width, maxX: start % width, minY: start / width,
+            maxY: start / width)
+          codes[start] = 0
+          stack.append(start)
+          while let i = stack.popLast() {
+            let (x, y) = (i % width, i / width)
+            patch.area += 1
+            patch.valueSum += Int(value[i])
+            patch.minX = min(patch.minX, x)
+            patch.maxX = max(patch.maxX, x)
+            patch.minY = min(patch.minY, y)
+            patch.maxY = max(patch.maxY, y)
+            if x > 0 && codes[i - 1] == code {
+              codes[i - 1] = 0
+              stack.append(i - 1)
+            }
+            if x + 1 < width && codes[i + 1] == code {
+              codes[i + 1] = 0
+              stack.append(i + 1)
+            }
+            if y > 0 && codes[i - width] == code {
+              codes[i - width] = 0
+              stack.append(i - width)
+            }
+            if y + 1 < height && codes[i + width] == code {
+              codes[i + width] = 0
+              stack.append(i + width)
+            }
+          }
+          patches.append(patch)
         }
       }
-      patches.append(patch)
     }
     return patches
   }
@@ -243,7 +254,7 @@ private struct LampPlane {
       Double(patch.area) >= 0.4 * Double(bw * bh)
     else { return nil }
     let d = Double(max(bw, bh))
-    guard d <= Double(max(width, height)) / 4 else { return nil }
+    guard d <= Double(max(width, height)) / 3 else { return nil }
     let (cx, cy) = (Double(patch.minX) + Double(bw) / 2, Double(patch.minY) + Double(bh) / 2)
     let lampValue = max(Double(patch.valueSum) / Double(patch.area), 1)
     let pitch = finder.lampPitch * d
@@ -293,7 +304,7 @@ private struct LampPlane {
 extension FoundLight {
   /// This light in the pixels of an image `factor` times larger, its box clipped to that
   /// image's `width` x `height`.
-  fileprivate func scaled(by factor: Int, toWidth width: Int, height: Int) -> FoundLight {
+  func scaled(by factor: Int, toWidth width: Int, height: Int) -> FoundLight {
     func scaled(_ region: PixelRegion) -> PixelRegion {
       let big = PixelRegion(
         x: region.x * factor, y: region.y * factor, width: region.width * factor,

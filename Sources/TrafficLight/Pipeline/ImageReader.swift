@@ -45,6 +45,7 @@ public struct ImageReader: Sendable {
         return ImageReading(path: path, outcome: .failure(.labels(error)))
       }
     }
+    if case .foundLights(let finder) = regions { return readFindingLights(path, finder: finder) }
     let decoded: DecodedImage
     var reserved = 0
     defer { if reserved > 0 { budget?.release(reserved) } }
@@ -64,9 +65,7 @@ public struct ImageReader: Sendable {
       return ImageReading(path: path, outcome: .failure(.decode(error)))
     }
     let readings: [RegionReading]
-    if case .foundLights(let finder) = regions {
-      readings = finder.find(in: decoded.pixels).map(RegionReading.init(found:))
-    } else if case .labels = regions {
+    if case .labels = regions {
       let image = decoded.pixels
       readings = boxes.map { box in
         let region = box.region(imageWidth: image.width, imageHeight: image.height)
@@ -77,5 +76,26 @@ public struct ImageReader: Sendable {
       readings = [RegionReading(box: nil, result: pipeline.classify(decoded, keepingMap: keepingMaps))]
     }
     return ImageReading(path: path, outcome: .success(readings), damage: decoded.damage)
+  }
+
+  /// Reads the lights `finder` finds in the image at `path` (`LampFinder.find(inImageData:name:decoder:)`).
+  private func readFindingLights(_ path: String, finder: LampFinder) -> ImageReading {
+    var reserved = 0
+    defer { if reserved > 0 { budget?.release(reserved) } }
+    do throws(DecodeError) {
+      let bytes = try FileReader.readAll(path, maxBytes: decoder.maxFileBytes)
+      if let budget {
+        let needed = max(1, decoder.estimatedMemory(of: bytes))
+        guard budget.reserve(needed) else {
+          throw DecodeError.overMemoryBudget(path: path, needed: needed, budget: budget.bytes)
+        }
+        reserved = needed
+      }
+      let (lights, damage) = try finder.find(inImageData: bytes, name: path, decoder: decoder)
+      return ImageReading(
+        path: path, outcome: .success(lights.map(RegionReading.init(found:))), damage: damage)
+    } catch {
+      return ImageReading(path: path, outcome: .failure(.decode(error)))
+    }
   }
 }

@@ -82,7 +82,8 @@ public struct FrameEvaluator: Sendable {
     let outcomes = OrderedParallelMap.map(count: frames.count, jobs: jobs) { index -> Outcome in
       let frame = frames[index]
       do throws(DecodeError) {
-        let lights = finder.find(in: try decoder.decode(fileAt: frame.path).pixels)
+        let bytes = try FileReader.readAll(frame.path, maxBytes: decoder.maxFileBytes)
+        let lights = try finder.find(inImageData: bytes, name: frame.path, decoder: decoder).lights
         return Outcome(
           frame: frame, lights: lights, matches: Self.match(lights, to: frame.boxes), failure: nil)
       } catch {

@@ -1,0 +1,71 @@
+import TrafficLightKernels
+
+extension LampFinder {
+  /// The scale a `width` x `height` frame is searched at: the largest of 1, 2, 4 and 8 that
+  /// keeps the longer side at least `searchSide` pixels.
+  public func searchDenominator(width: Int, height: Int) -> Int {
+    var denominator = 1
+    while denominator < 8 && max(width, height) / (denominator * 2) >= searchSide { denominator *= 2 }
+    return denominator
+  }
+
+  /// The lights of the image file in `bytes`, in its full-size pixels, most confident first,
+  /// and the damage its decode patched over.
+  ///
+  /// A large frame is searched at a reduced scale (`searchDenominator(width:height:)`; a
+  /// JPEG is decoded reduced, which costs much less than decoding it whole), then each light
+  /// found is read again at full size: its box with a margin of one box on every side is
+  /// decoded alone and searched, and the light found there whose lamp lies in the first
+  /// box replaces it. A light the second look does not see stays as first found.
+  ///
+  /// - Throws: `DecodeError`, naming `name`.
+  public func find(
+    inImageData bytes: [UInt8], name: String = "<memory>", decoder: ImageDecoder = ImageDecoder()
+  ) throws(DecodeError) -> (lights: [FoundLight], damage: String?) {
+    let size = try decoder.displayedSize(of: bytes, name: name)
+    let denominator = searchDenominator(width: size.width, height: size.height)
+    guard denominator > 1 else {
+      let decoded = try decoder.decode(bytes, name: name)
+      return (find(in: decoded.pixels), decoded.damage)
+    }
+    let (reduced, damage) = try decoder.decodeReduced(bytes, name: name, denominator: denominator)
+    var lights: [FoundLight] = []
+    for light in find(in: reduced) {
+      let first = light.scaled(by: denominator, toWidth: size.width, height: size.height)
+      let margin = first.box
+      let area = PixelRegion(
+        x: margin.x - margin.width, y: margin.y - margin.height, width: 3 * margin.width,
+        height: 3 * margin.height)
+      let closer = try decoder.decode(bytes, name: name, region: area)
+      guard let region = closer.region else {
+        lights.append(first)
+        continue
+      }
+      let second = find(in: closer.pixels).map { $0.moved(by: region.x, region.y) }.first { light in
+        first.box.holdsCentre(of: light.lamp) && light.color == first.color
+      }
+      lights.append(second ?? first)
+    }
+    return (Self.keepingOnePerLight(lights), damage)
+  }
+}
+
+extension FoundLight {
+  /// This light with its boxes moved `dx`, `dy` pixels.
+  func moved(by dx: Int, _ dy: Int) -> FoundLight {
+    var light = self
+    light.box.x += dx
+    light.box.y += dy
+    light.lamp.x += dx
+    light.lamp.y += dy
+    return light
+  }
+}
+
+extension PixelRegion {
+  /// Whether the centre of `other` lies inside.
+  func holdsCentre(of other: PixelRegion) -> Bool {
+    let (cx, cy) = (2 * other.x + other.width, 2 * other.y + other.height)
+    return 2 * x <= cx && cx < 2 * (x + width) && 2 * y <= cy && cy < 2 * (y + height)
+  }
+}
