@@ -354,11 +354,12 @@ enum ImageCommand {
       var row = ResultRow(path: reading.path, frame: frame, smoothed: smoothed, damage: reading.damage)
       let lights = regions.compactMap(\.light)
       row.lights = lights
-      if let primary = reading.primary {
-        row.region = primary.result.region
-        row.color = primary.result.color
-        row.decidedBy = primary.result.decision.decidedBy
-        row.confidence = primary.result.decision.confidence
+      // In a sequence, the light followed from frame to frame; else the light that matters.
+      if let light = step?.light ?? LampFinder.lightThatMatters(in: lights) {
+        row.region = light.box
+        row.color = light.color
+        row.decidedBy = FrameDecision.litLamp
+        row.confidence = light.confidence
         row.note = lights.count == 1 ? "1 light found" : "\(lights.count) lights found"
       } else {
         row.color = .unknown

@@ -305,3 +305,42 @@ struct LampFinderSharedFramesTests {
     }
   }
 }
+
+@Suite struct LightTrackingTests {
+  private func light(_ color: SignalColor, x: Int, confidence: Double) -> FoundLight {
+    FoundLight(
+      box: PixelRegion(x: x, y: 100, width: 20, height: 60),
+      lamp: PixelRegion(x: x + 2, y: 102, width: 16, height: 16),
+      color: color, confidence: confidence, orientation: .vertical)
+  }
+
+  @Test func lightThatMatters_prefersTheTrackedLight_amongLightsOfTheWinningColour() {
+    let left = light(.green, x: 100, confidence: 0.6)
+    let right = light(.green, x: 500, confidence: 0.9)
+    #expect(LampFinder.lightThatMatters(in: [left, right]) == right)
+    #expect(
+      LampFinder.lightThatMatters(in: [left, right], near: light(.green, x: 104, confidence: 0.7)) == left)
+    // Too far from the tracked one: the most confident.
+    #expect(
+      LampFinder.lightThatMatters(in: [left, right], near: light(.green, x: 300, confidence: 0.7)) == right)
+    // A more restrictive colour still wins over the tracked light.
+    let red = light(.red, x: 500, confidence: 0.7)
+    #expect(LampFinder.lightThatMatters(in: [left, red], near: left) == red)
+  }
+
+  @Test func sequence_followsOneLight_whenAnotherIsSometimesMoreConfident() {
+    var sequence = SequenceClassifier(window: 3)
+    var chosen: [Int] = []
+    for frame in 0..<6 {
+      // The left light drifts right a little; the right one is more confident every other frame.
+      let left = light(.green, x: 100 + 3 * frame, confidence: 0.8)
+      let right = light(.green, x: 500, confidence: frame % 2 == 0 ? 0.7 : 0.9)
+      let reading = ImageReading(
+        path: "f\(frame).jpg", outcome: .success([RegionReading(found: left), RegionReading(found: right)]))
+      let step = sequence.feed(reading)
+      chosen.append(step.light?.box.x ?? -1)
+      #expect(step.color == .green)
+    }
+    #expect(chosen == [100, 103, 106, 109, 112, 115])
+  }
+}

@@ -321,15 +321,33 @@ extension FoundLight {
 extension LampFinder {
   /// The light whose colour a frame shows, among `lights` at least `minimumConfidence`
   /// sure: when they disagree the most restrictive colour wins (red, then yellow, then
-  /// green), and among lights of that colour the most confident, then the largest. Nil when
-  /// no light is sure enough.
-  public static func lightThatMatters(in lights: [FoundLight], minimumConfidence: Double = 0) -> FoundLight? {
+  /// green); among lights of that colour, the one nearest `tracked` (the light chosen in the
+  /// frame before, in a sequence) when one lies within twice its box's longer side of it,
+  /// else the most confident, then the largest. Nil when no light is sure enough.
+  public static func lightThatMatters(
+    in lights: [FoundLight], minimumConfidence: Double = 0, near tracked: FoundLight? = nil
+  ) -> FoundLight? {
     let sure = lights.filter { $0.confidence >= minimumConfidence }
     guard
       let color = SignalColor.byRestrictiveness.first(where: { color in sure.contains { $0.color == color } })
     else { return nil }
-    return sure.filter { $0.color == color }.max { a, b in
+    let candidates = sure.filter { $0.color == color }
+    if let tracked {
+      let reach = 2 * max(tracked.box.width, tracked.box.height)
+      let nearest = candidates.map { ($0, $0.lamp.distanceSquared(to: tracked.lamp)) }.min { $0.1 < $1.1 }
+      if let nearest, nearest.1 <= reach * reach { return nearest.0 }
+    }
+    return candidates.max { a, b in
       (a.confidence, a.box.width * a.box.height) < (b.confidence, b.box.width * b.box.height)
     }
+  }
+}
+
+extension PixelRegion {
+  /// The squared distance between this region's centre and `other`'s, in pixels.
+  func distanceSquared(to other: PixelRegion) -> Int {
+    let dx = (2 * x + width) - (2 * other.x + other.width)
+    let dy = (2 * y + height) - (2 * other.y + other.height)
+    return (dx * dx + dy * dy) / 4
   }
 }

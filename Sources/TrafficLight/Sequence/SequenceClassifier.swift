@@ -11,6 +11,10 @@ public struct SequenceStep: Sendable, Equatable {
   /// A state the frames showed that the vote never took, ended by this frame (see
   /// `SuppressedState`), if any.
   public let suppressed: SuppressedState?
+  /// With lights found in the frames (`RegionSource.foundLights`): the light that matters
+  /// in this frame, followed from frame to frame (`LampFinder.lightThatMatters(in:near:)`);
+  /// nil when none was found.
+  public var light: FoundLight? = nil
 
   /// The frame's own colour (its primary region's); `unknown` when it could not be read or
   /// has no region.
@@ -42,6 +46,8 @@ public struct SequenceClassifier: Sendable {
   /// The current run of one frame colour: its colour, first frame and file, and whether the
   /// smoothed colour took it.
   private var run: (color: SignalColor, start: Int, path: String, voted: Bool)?
+  /// The light chosen in the last frame that had one, when lights are found.
+  private var tracked: FoundLight?
 
   /// A classifier whose vote spans `window` frames.
   public init(window: Int = 10) {
@@ -59,9 +65,14 @@ public struct SequenceClassifier: Sendable {
       run = (color, frameCount, reading.path, false)
     }
     if after == color { run?.voted = true }
-    let step = SequenceStep(
+    var step = SequenceStep(
       frame: frameCount, reading: reading, smoothed: after,
       change: StateChange(at: frameCount, from: before, to: after), suppressed: ended)
+    if case .success(let regions) = reading.outcome {
+      let lights = regions.compactMap(\.light)
+      step.light = LampFinder.lightThatMatters(in: lights, near: tracked)
+      tracked = step.light ?? tracked
+    }
     frameCount += 1
     return step
   }
