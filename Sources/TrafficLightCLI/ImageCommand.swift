@@ -38,7 +38,8 @@ enum ImageCommand {
                                replaced only by a complete file
       --mask DIR               write a PNG per image (per box) of the classified crop into
                                DIR: red, yellow, green, black for none, sample points ringed
-                               in white
+                               in white; with --find-lights, the frame with each light found
+                               outlined in its colour and labelled with its confidence
       --lenient                accept JPEGs whose data is damaged (truncated, corrupt
                                segments: libjpeg fills the gaps with grey) and note the
                                damage; by default they are errors
@@ -398,6 +399,16 @@ enum ImageCommand {
   private static func writeMasks(of reading: ImageReading, named name: String) -> [String] {
     guard case .success(let regions) = reading.outcome else { return [] }
     var problems: [String] = []
+    if let picture = reading.picture {
+      do {
+        if let problem = AtomicFile.write(try ImageEncoder.png(picture), to: name + ".png") {
+          problems.append(problem)
+        }
+      } catch {
+        problems.append("cannot write \(name).png: \(error)")
+      }
+      return problems
+    }
     for (box, region) in regions.enumerated() {
       guard let map = region.result.map else { continue }
       let file = name + (regions.count > 1 ? "-box\(box + 1)" : "") + ".png"

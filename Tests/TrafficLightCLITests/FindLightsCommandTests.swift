@@ -91,3 +91,22 @@ import TrafficLightTestSupport
     #expect(calibrate.stderr.contains("holds whole frames with boxes"), "\(calibrate.stderr)")
   }
 }
+
+@Suite struct FindLightsMaskTests {
+  @Test func mask_withFindLights_isTheFrameWithItsLightsOutlined() throws {
+    let folder = try temporaryFolder()
+    let frame = syntheticFrame([(.red, 100, 40)])
+    try writePNG(frame, to: folder + "/a.png")
+    let run = try traffic("classify", "--find-lights", "--mask", folder + "/masks", folder + "/a.png")
+    #expect(run.status == 0)
+    let picture = try ImageDecoder().decode(fileAt: folder + "/masks/a.mask.png").pixels
+    #expect(picture.width == 320 && picture.height == 240)
+    // Red outline pixels around the light, and the frame itself elsewhere.
+    var red = 0
+    for y in 30..<140 {
+      for x in 90..<140 where picture[x, y] == (255, 0, 0) { red += 1 }
+    }
+    #expect(red > 200)
+    #expect(picture[300, 10] == frame[300, 10])
+  }
+}

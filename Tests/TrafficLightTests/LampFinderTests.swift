@@ -344,3 +344,32 @@ struct LampFinderSharedFramesTests {
     #expect(chosen == [100, 103, 106, 109, 112, 115])
   }
 }
+
+@Suite struct FoundLightsPictureTests {
+  @Test func drawsEachBoxInItsColour_withItsConfidenceAbove() {
+    let frame = syntheticFrame([(.green, 140, 60)])
+    let light = FoundLight(
+      box: PixelRegion(x: 140, y: 60, width: 30, height: 90),
+      lamp: PixelRegion(x: 143, y: 123, width: 24, height: 24),
+      color: .green, confidence: 0.87, orientation: .vertical)
+    let picture = FoundLightsPicture.render(frame, lights: [light])
+    #expect(picture.width == frame.width && picture.height == frame.height)
+    let line = FoundLightsPicture.thickness(forWidth: 320, height: 240)
+    // The box's line, just outside the box, is green on all four sides; a black line outside it.
+    for (x, y) in [(139, 100), (170, 100), (150, 59), (150, 150)] {
+      #expect(picture[x, y] == (0, 255, 0), "\(x),\(y)")
+    }
+    #expect(picture[140 - line - 1, 100] == (0, 0, 0))
+    // The label sits above the box: green digits on black, within 7 font pixels of it.
+    let text = FoundLightsPicture.textScale(forWidth: 320, height: 240)
+    let labelRows = (60 - 2 * line - 7 * text)..<(60 - 2 * line)
+    var green = 0
+    for y in labelRows {
+      for x in 130..<200 where picture[x, y] == (0, 255, 0) { green += 1 }
+    }
+    #expect(green >= 10 * text * text)  // "0.87": many lit font pixels
+    // Far from the box, the frame is untouched; an empty list draws nothing.
+    #expect(picture[10, 10] == frame[10, 10])
+    #expect(FoundLightsPicture.render(frame, lights: []) == frame)
+  }
+}

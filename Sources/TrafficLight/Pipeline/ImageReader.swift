@@ -92,8 +92,13 @@ public struct ImageReader: Sendable {
         reserved = needed
       }
       let (lights, damage) = try finder.find(inImageData: bytes, name: path, decoder: decoder)
-      return ImageReading(
+      var reading = ImageReading(
         path: path, outcome: .success(lights.map(RegionReading.init(found:))), damage: damage)
+      if keepingMaps {
+        reading.picture = FoundLightsPicture.render(
+          try decoder.decode(bytes, name: path).pixels, lights: lights)
+      }
+      return reading
     } catch {
       return ImageReading(path: path, outcome: .failure(.decode(error)))
     }

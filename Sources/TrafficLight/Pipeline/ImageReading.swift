@@ -36,6 +36,9 @@ public struct ImageReading: Sendable, Equatable {
   public let outcome: Result<[RegionReading], InputError>
   /// Damage the decoder patched over, when damaged images are accepted.
   public let damage: String?
+  /// With lights found and pictures asked for: the frame with its lights drawn on it
+  /// (`FoundLightsPicture`).
+  public var picture: RGBImage? = nil
 
   /// The reading of `path`: its regions' results, or why it failed, and the damage accepted.
   public init(path: String, outcome: Result<[RegionReading], InputError>, damage: String? = nil) {
