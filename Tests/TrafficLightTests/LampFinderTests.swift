@@ -373,3 +373,69 @@ struct LampFinderSharedFramesTests {
     #expect(FoundLightsPicture.render(frame, lights: []) == frame)
   }
 }
+
+@Suite struct LitLampRegionTests {
+  @Test func locatesTheLightInsideAPaddedCrop() throws {
+    // A 30x90 light with 60 pixels of sky on every side.
+    let frame = syntheticFrame([(.green, 140, 60)]).cropped(
+      to: PixelRegion(x: 80, y: 0, width: 150, height: 210))
+    let region = PixelRegion(x: 0, y: 0, width: frame.width, height: frame.height)
+    let located = try #require(LitLampRegion().locate(in: frame, within: region).first)
+    #expect(located.orientation == .vertical)
+    let (cx, cy) = (located.box.x + located.box.width / 2, located.box.y + located.box.height / 2)
+    #expect((60..<90).contains(cx) && (60..<150).contains(cy), "\(located.box)")
+    #expect(located.box.width < 60 && located.box.height < 150)
+  }
+
+  @Test func keepsTheRegionWhole_whenTheOnlyLampIsFarSmallerThanIt() throws {
+    var frame = RGBImage(width: 120, height: 240, fill: (150, 180, 220))
+    // A dark 4x12 housing with a 4-pixel green "lamp": a glint, a thirtieth of the region.
+    for y in 100..<112 {
+      for x in 50..<54 { frame[x, y] = (20, 20, 20) }
+    }
+    for y in 108..<110 {
+      for x in 51..<53 { frame[x, y] = (0, 255, 150) }
+    }
+    let region = PixelRegion(x: 0, y: 0, width: 120, height: 240)
+    #expect(LitLampRegion().locate(in: frame, within: region) == [LocatedLight(box: region)])
+  }
+
+  @Test func aRedLampDecidesWhereToLook_overAGreenOne() throws {
+    var frame = syntheticFrame([(.green, 40, 40), (.red, 200, 60)])
+    frame = frame.cropped(to: PixelRegion(x: 0, y: 0, width: 320, height: 180))
+    let region = PixelRegion(x: 0, y: 0, width: 320, height: 180)
+    let located = try #require(LitLampRegion().locate(in: frame, within: region).first)
+    #expect(located.box.x >= 190 && located.box.x < 230, "\(located.box)")
+  }
+
+  @Test func offsetsTheBox_intoTheImagesPixels() throws {
+    let frame = syntheticFrame([(.red, 140, 60)])
+    let region = PixelRegion(x: 100, y: 20, width: 110, height: 170)
+    let located = try #require(LitLampRegion().locate(in: frame, within: region).first)
+    #expect(located.box.x >= 135 && located.box.x + located.box.width <= 175, "\(located.box)")
+    #expect(located.box.y >= 50 && located.box.y < 70, "\(located.box)")
+  }
+
+  @Test func profileJSON_namesIt_withOrWithoutAFinder() throws {
+    var json =
+      try JSONSerialization.jsonObject(with: try JSONEncoder().encode(Profile.default)) as! [String: Any]
+    json["locator"] = ["kind": "litLamp"]
+    let bare = try JSONDecoder().decode(Profile.self, from: try JSONSerialization.data(withJSONObject: json))
+    #expect(bare.locator as? LitLampRegion == LitLampRegion())
+    var finder = LampFinder()
+    finder.unlitRatio = 0.4
+    json["locator"] = [
+      "kind": "litLamp", "finder": try JSONSerialization.jsonObject(with: try JSONEncoder().encode(finder)),
+    ]
+    let tuned = try JSONDecoder().decode(Profile.self, from: try JSONSerialization.data(withJSONObject: json))
+    #expect(tuned.locator as? LitLampRegion == LitLampRegion(finder: finder))
+  }
+
+  @Test func defaultProfile_readsThePaddedLightItLocates() throws {
+    let frame = syntheticFrame([(.red, 140, 60)]).cropped(
+      to: PixelRegion(x: 60, y: 0, width: 190, height: 230))
+    let result = FramePipeline(profile: .default).classify(frame)
+    #expect(result.color == .red)
+    #expect(Profile.default.locator is LitLampRegion)
+  }
+}

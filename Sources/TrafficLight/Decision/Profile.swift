@@ -84,7 +84,7 @@ public struct Profile: Sendable, Equatable, Codable {
       green: HueRange(120, 205, saturationFloor: 0.3),
       yellow: HueRange(5, 90, saturationFloor: 0.4),
       red: HueRange(330, 5, saturationFloor: 0.3)),
-    grid: SampleGrid(points: 9, columns: 9),
+    grid: SampleGrid(points: 9, columns: 9), locator: LitLampRegion(),
     decider: CascadeDecider(
       positionWeight: 1.5, relativeBrightness: 0,
       rules: [

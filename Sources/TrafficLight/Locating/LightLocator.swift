@@ -47,10 +47,56 @@ public struct WholeRegion: LightLocator {
   }
 }
 
+/// The light inside the region found by its lit lamp (`LampFinder`): the housing placed
+/// from the lamp that matters (`LampFinder.lightThatMatters(in:)`), clipped to the region,
+/// read the way its lamps run; the whole region when no lamp is found there, or the lamp
+/// that matters is less than an eighth of the region's shorter side (the decision then has
+/// only the region to go on).
+public struct LitLampRegion: LightLocator {
+  /// The locator's kind in profile JSON.
+  public static let kind = "litLamp"
+
+  /// The finder it searches the region with.
+  public var finder: LampFinder
+
+  /// The locator searching with `finder`.
+  public init(finder: LampFinder = LampFinder()) {
+    self.finder = finder
+  }
+
+  private enum CodingKeys: String, CodingKey { case finder }
+
+  /// Decodes the locator; a missing `finder` is `LampFinder()`.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    finder = try container.decodeIfPresent(LampFinder.self, forKey: .finder) ?? LampFinder()
+  }
+
+  /// The found light's housing, or the region itself.
+  public func locate(in image: RGBImage, within region: PixelRegion) -> [LocatedLight] {
+    let crop =
+      region == PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
+      ? image : image.cropped(to: region)
+    // The most restrictive lamp found decides where to look, so that a green glint never
+    // draws the reading away from a red lamp; a lamp far smaller than the region is not the
+    // light it was cut around (a glint, a distant light, LEDs seen as dots), and leaves the
+    // region whole.
+    guard let light = LampFinder.lightThatMatters(in: finder.find(in: crop)),
+      max(light.lamp.width, light.lamp.height) >= min(region.width, region.height) / 8,
+      let box = light.box.clipped(toWidth: region.width, height: region.height)
+    else { return [LocatedLight(box: region)] }
+    return [
+      LocatedLight(
+        box: PixelRegion(x: region.x + box.x, y: region.y + box.y, width: box.width, height: box.height),
+        orientation: light.orientation)
+    ]
+  }
+}
+
 /// The locators a profile may name.
 public enum LightLocators {
   /// Every locator kind, by the name JSON gives it.
-  public static let kinds: [any LightLocator.Type] = [WholeRegion.self]
+  public static let kinds: [any LightLocator.Type] = [WholeRegion.self, LitLampRegion.self]
 
   static func decode(from decoder: any Decoder) throws -> any LightLocator {
     try KindKey.decode(from: decoder, kinds: kinds.map { type in (type.kind, type.decoded) })
