@@ -118,7 +118,8 @@ def main(argv):
         rows.append(("1187 crops, one process, start-up included, one core", ours_folder * 1000,
                      theirs_folder * 1000, "ms", 5.0))
 
-        # A folder of 600 frames (640x480, links to one JPEG): one core against two.
+        # A folder of 600 frames (640x480, links to one JPEG; searched for their lights, as
+        # frames over 512x512 pixels are by default): one core against two.
         folder = os.path.join(work, "folder")
         os.mkdir(folder)
         for i in range(600):
@@ -140,9 +141,11 @@ def main(argv):
         print(f"{'measure':58s} {'traffic-light':>14s} {'peer / other':>14s} {'ratio':>7s}  target")
         for name, a, b, unit, target in rows:
             ratio = b / a
-            goal = f">= {target:g}x" if target else ("decode/total >= 0.91 (at most 1.1x)" if "decode" in name else "")
+            goal = f">= {target:g}x" if target else (
+                "decode/total >= 0.5 (at most 2x)" if "find" in name
+                else "decode/total >= 0.91 (at most 1.1x)" if "decode" in name else "")
             print(f"{name:58s} {a:11.2f} {unit} {b:11.2f} {unit} {ratio:6.2f}x  {goal}")
-        print(f"{'600 frames 640x480, --jobs 2 against --jobs 1 (wall)':58s} {two:12.3f} s {one:12.3f} s"
+        print(f"{'600 frames 640x480 searched, --jobs 2 vs --jobs 1 (wall)':58s} {two:12.3f} s {one:12.3f} s"
               f" {one / two:6.2f}x  >= 1.8x")
         for count, kib in peaks.items():
             print(f"{f'sequence of {count} frames, peak memory':58s} {kib / 1024:11.1f} MB")

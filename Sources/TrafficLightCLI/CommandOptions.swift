@@ -20,6 +20,8 @@ struct CommandOptions: Equatable {
   var labelClass = 9
   /// Search each image for its lights (`LampFinder`) instead of reading it as one light.
   var findsLights = false
+  /// Read each image as one light, even a large one (by default those are searched).
+  var readsWhole = false
   /// Worker threads; `nil` means one per core.
   var jobs: Int?
   var output: String?
@@ -73,6 +75,7 @@ struct CommandOptions: Equatable {
       case ("--roi", _): options.roi = try region(try value())
       case ("--labels", _): options.labels = try value()
       case ("--find-lights", _): options.findsLights = true
+      case ("--whole-image", _): options.readsWhole = true
       case ("--label-class", _): options.labelClass = try whole(name, try value(), in: 0...Int(Int32.max))
       case ("--jobs", _): options.jobs = try whole(name, try value(), in: 1...1024)
       case ("--output", _), ("-o", _): options.output = try value()
@@ -106,6 +109,9 @@ struct CommandOptions: Equatable {
     }
     if options.findsLights && (options.roi != nil || options.labels != nil) {
       throw CommandError("--find-lights searches whole images: it cannot be used with --roi or --labels")
+    }
+    if options.findsLights && options.readsWhole {
+      throw CommandError("--find-lights and --whole-image cannot be used together")
     }
     switch command {
     case .classify:

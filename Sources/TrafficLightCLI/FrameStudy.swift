@@ -40,7 +40,7 @@ extension StudyCommand {
         """)
       if options.misses {
         for outcome in report.outcomes {
-          for line in missLines(outcome) { console.out("  " + missText(line)) }
+          for miss in misses(outcome) { console.out("  " + missText(miss, path: outcome.frame.path)) }
         }
       }
     }
@@ -50,37 +50,63 @@ extension StudyCommand {
     whole == 0 ? "-" : percent(Double(part) / Double(whole))
   }
 
+  /// One box of a frame the finder got wrong.
+  private struct FrameMiss {
+    /// `notFound` (a labelled box no light was found for), `falseLight` (a light found where
+    /// no box is) or `color` (a light found for a box, of another colour).
+    var kind: String
+    var box: PixelRegion
+    var label: String?
+    var read: FoundLight?
+  }
+
   /// The labelled boxes not found, the lights found with no box, and the found lights read
   /// in another colour than their label, of one frame.
-  private static func missLines(_ outcome: FrameEvaluator.Outcome) -> [JSONLine] {
-    var lines: [JSONLine] = []
-    func line(_ kind: String, box: PixelRegion, label: String?, read: FoundLight?) -> JSONLine {
-      var line = JSONLine()
-      line.add("path", outcome.frame.path)
-      line.add("miss", kind)
-      line.add("box", "\(box.x),\(box.y),\(box.width),\(box.height)")
-      if let label { line.add("label", label) }
-      if let read {
-        line.add("read", read.color.rawValue)
-        line.add("confidence", read.confidence)
-      }
-      return line
-    }
+  private static func misses(_ outcome: FrameEvaluator.Outcome) -> [FrameMiss] {
+    var misses: [FrameMiss] = []
     for (box, match) in zip(outcome.frame.boxes, outcome.matches) where box.color != nil {
       if let match {
         let light = outcome.lights[match]
         if light.color != box.color {
-          lines.append(line("color", box: box.box, label: box.label, read: light))
+          misses.append(FrameMiss(kind: "color", box: box.box, label: box.label, read: light))
         }
       } else {
-        lines.append(line("notFound", box: box.box, label: box.label, read: nil))
+        misses.append(FrameMiss(kind: "notFound", box: box.box, label: box.label, read: nil))
       }
     }
     for (index, light) in outcome.lights.enumerated() where !outcome.matches.contains(index) {
-      lines.append(line("falseLight", box: light.box, label: nil, read: light))
+      misses.append(FrameMiss(kind: "falseLight", box: light.box, label: nil, read: light))
     }
-    return lines
+    return misses
   }
 
-  private static func missText(_ line: JSONLine) -> String { line.closed }
+  private static func missLines(_ outcome: FrameEvaluator.Outcome) -> [JSONLine] {
+    misses(outcome).map { miss in
+      var line = JSONLine()
+      line.add("path", outcome.frame.path)
+      line.add("miss", miss.kind)
+      line.add("box", integers: [miss.box.x, miss.box.y, miss.box.width, miss.box.height])
+      if let label = miss.label { line.add("label", label) }
+      if let read = miss.read {
+        line.add("read", read.color.rawValue)
+        line.add("confidence", ReportFormatter.rounded(read.confidence))
+      }
+      return line
+    }
+  }
+
+  /// A miss for people: `path: red light at 10,20 30x90 not found`.
+  private static func missText(_ miss: FrameMiss, path: String) -> String {
+    let box = "\(miss.box.x),\(miss.box.y) \(miss.box.width)x\(miss.box.height)"
+    let confidence = miss.read.map { String(format: "%.2f", $0.confidence) } ?? ""
+    switch miss.kind {
+    case "notFound": return "\(path): \(miss.label ?? "") box at \(box) not found"
+    case "falseLight":
+      return
+        "\(path): \(miss.read?.color.rawValue ?? "") light found at \(box) (confidence \(confidence)), no box there"
+    default:
+      return
+        "\(path): \(miss.label ?? "") box at \(box) read \(miss.read?.color.rawValue ?? "") (confidence \(confidence))"
+    }
+  }
 }

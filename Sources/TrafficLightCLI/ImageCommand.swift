@@ -29,10 +29,13 @@ enum ImageCommand {
       --labels DIR             YOLO boxes (class cx cy w h, normalised) in DIR/NAME.txt for
                                image NAME.jpg; each box of the chosen class is read
       --label-class N          the box class to read (default 9, COCO's traffic light)
-      --find-lights            search each whole image (a dashcam frame, a street photo)
-                               for lit traffic lights; the image's colour is the light that
-                               matters (the most restrictive colour among them, then the
-                               most confident); jsonl lists every light found
+      --find-lights            search every image for lit traffic lights, as a frame (a
+                               dashcam frame, a street photo); the image's colour is the
+                               light that matters (the most restrictive colour among them,
+                               then the most confident); jsonl lists every light found. By
+                               default images over 512x512 pixels are searched so, and
+                               smaller ones are read as the crop of one light
+      --whole-image            read every image as the crop of one light, whatever its size
       --jobs N                 threads (default: one per core); results stay in order
       -o, --output FILE        write results to FILE instead of stdout, atomically: FILE is
                                replaced only by a complete file
@@ -146,7 +149,9 @@ enum ImageCommand {
       }
     }
     let images = inputs.map(\.path)
-    var regions = RegionSource.wholeImage
+    var regions =
+      options.readsWhole
+      ? RegionSource.wholeImage : .framesOrCrops(LampFinder(), largestCrop: RegionSource.largestCrop)
     if let roi = options.roi { regions = .fixed(roi) }
     if let labels = options.labels {
       guard FileManager.default.isDirectory(labels) else {
@@ -185,7 +190,9 @@ enum ImageCommand {
     let isSequence = command == .sequence
     let formatter = ReportFormatter(
       format: options.format, isSequence: isSequence, showsRecordings: isSequence && operands.count > 1,
-      pathWidth: images.reduce(4) { max($0, terminalSafe($1).count) }, showsRegions: regions != .wholeImage)
+      pathWidth: images.reduce(4) { max($0, terminalSafe($1).count) },
+      showsRegions: ![.wholeImage, .framesOrCrops(LampFinder(), largestCrop: RegionSource.largestCrop)]
+        .contains(regions))
     if let header = formatter.header { console.out(header) }
 
     var failed = false
@@ -351,7 +358,7 @@ enum ImageCommand {
     switch reading.outcome {
     case .failure(let error):
       return [ResultRow(path: reading.path, frame: frame, smoothed: smoothed, error: error.reason)]
-    case .success(let regions) where options.findsLights:
+    case .success(let regions) where reading.searchedForLights:
       var row = ResultRow(path: reading.path, frame: frame, smoothed: smoothed, damage: reading.damage)
       let lights = regions.compactMap(\.light)
       row.lights = lights

@@ -80,11 +80,15 @@ import TrafficLightTestSupport
     #expect(text.stdout.contains("lights found: 1 of 2 (50.0%)"))
     #expect(text.stdout.contains("false lights: 1 (0.500 per frame)"))
     #expect(text.stdout.contains("colours of the lights found: 1 of 1 right (100.0%), red read as green 0"))
+    let misses = try traffic("evaluate", "--misses", folder).stdout
+    #expect(misses.contains("\(folder)/frames/b.png: yellow box at 100,40 30x90 not found"), "\(misses)")
+    #expect(misses.contains("\(folder)/frames/a.png: green light found at "), "\(misses)")
+    #expect(misses.contains("no box there"))
     let json = try jsonObjects(try traffic("evaluate", "--format", "jsonl", "--misses", folder).stdout)
     #expect(json.count == 1)
     #expect(json[0]["found"] as? Int == 1 && json[0]["falseLights"] as? Int == 1)
-    let misses = try #require(json[0]["misses"] as? [[String: Any]])
-    #expect(Set(misses.compactMap { $0["miss"] as? String }) == ["notFound", "falseLight"])
+    let missed = try #require(json[0]["misses"] as? [[String: Any]])
+    #expect(Set(missed.compactMap { $0["miss"] as? String }) == ["notFound", "falseLight"])
     // calibrate fits crops, and says so.
     let calibrate = try traffic("calibrate", folder, "-o", folder + "/p.json")
     #expect(calibrate.status != 0)
@@ -108,5 +112,36 @@ import TrafficLightTestSupport
     }
     #expect(red > 200)
     #expect(picture[300, 10] == frame[300, 10])
+  }
+}
+
+@Suite struct FramesOrCropsTests {
+  /// A 640x480 frame (over 512x512 pixels) of sky with one light.
+  private func largeFrame(_ color: SignalColor) -> RGBImage {
+    var frame = RGBImage(width: 640, height: 480, fill: (150, 180, 220))
+    paste(syntheticLight(lit: color), into: &frame, x: 300, y: 100)
+    return frame
+  }
+
+  @Test func byDefault_largeImagesAreSearched_smallOnesReadAsCrops() throws {
+    let folder = try temporaryFolder()
+    try writePNG(largeFrame(.green), to: folder + "/frame.png")
+    try writePNG(syntheticLight(lit: .green), to: folder + "/crop.png")
+    let run = try traffic("classify", "--format", "jsonl", folder + "/crop.png", folder + "/frame.png")
+    #expect(run.status == 0)
+    let objects = try run.stdout.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+    }
+    try #require(objects.count == 2)
+    #expect(objects[0]["lights"] == nil)  // the crop: read as one light
+    #expect(objects[0]["color"] as? String == "green")
+    #expect((objects[1]["lights"] as? [Any])?.count == 1)  // the frame: searched
+    #expect(objects[1]["color"] as? String == "green")
+    #expect(objects[1]["decidedBy"] as? String == "litLamp")
+    // --whole-image reads the frame as one light; with --find-lights it is refused.
+    let whole = try traffic("classify", "--format", "jsonl", "--whole-image", folder + "/frame.png")
+    #expect(!whole.stdout.contains("\"lights\""))
+    let both = try traffic("classify", "--find-lights", "--whole-image", folder + "/frame.png")
+    #expect(both.status == 64 && both.stderr.contains("cannot be used together"))
   }
 }

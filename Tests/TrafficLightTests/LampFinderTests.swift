@@ -408,6 +408,19 @@ struct LampFinderSharedFramesTests {
     #expect(located.box.x >= 190 && located.box.x < 230, "\(located.box)")
   }
 
+  @Test func readsARegionLargerThanACrop_whole() throws {
+    let frame = syntheticFrame([(.red, 140, 60)])
+    let region = PixelRegion(x: 100, y: 20, width: 120, height: 180)
+    #expect(
+      LitLampRegion(largestSearched: 120 * 180 - 1).locate(in: frame, within: region) == [
+        LocatedLight(box: region)
+      ])
+    #expect(
+      LitLampRegion(largestSearched: 120 * 180).locate(in: frame, within: region) != [
+        LocatedLight(box: region)
+      ])
+  }
+
   @Test func offsetsTheBox_intoTheImagesPixels() throws {
     let frame = syntheticFrame([(.red, 140, 60)])
     let region = PixelRegion(x: 100, y: 20, width: 110, height: 170)

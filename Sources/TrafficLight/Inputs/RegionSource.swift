@@ -10,4 +10,11 @@ public enum RegionSource: Sendable, Equatable {
   case labels(folder: String, classID: Int)
   /// The lights `finder` finds in the whole image, each read by its lit lamp.
   case foundLights(LampFinder)
+  /// An image of at most `largestCrop` pixels is the crop of one light (`wholeImage`); a
+  /// larger one is a frame whose lights `finder` finds (`foundLights`). The command line's
+  /// default.
+  case framesOrCrops(LampFinder, largestCrop: Int)
+
+  /// The largest image `framesOrCrops` reads as a crop by default: 512 x 512 pixels.
+  public static let largestCrop = 512 * 512
 }

@@ -51,29 +51,35 @@ public struct WholeRegion: LightLocator {
 /// from the lamp that matters (`LampFinder.lightThatMatters(in:)`), clipped to the region,
 /// read the way its lamps run; the whole region when no lamp is found there, or the lamp
 /// that matters is less than an eighth of the region's shorter side (the decision then has
-/// only the region to go on).
+/// only the region to go on), or the region is larger than a crop (`largestSearched`).
 public struct LitLampRegion: LightLocator {
   /// The locator's kind in profile JSON.
   public static let kind = "litLamp"
 
   /// The finder it searches the region with.
   public var finder: LampFinder
+  /// The most pixels a region may have to be searched: a larger one is a frame rather than a
+  /// crop, and is read whole, at the cost of reading it (`--find-lights` searches frames).
+  public var largestSearched: Int
 
-  /// The locator searching with `finder`.
-  public init(finder: LampFinder = LampFinder()) {
+  /// The locator searching with `finder` regions of at most `largestSearched` pixels.
+  public init(finder: LampFinder = LampFinder(), largestSearched: Int = 512 * 512) {
     self.finder = finder
+    self.largestSearched = largestSearched
   }
 
-  private enum CodingKeys: String, CodingKey { case finder }
+  private enum CodingKeys: String, CodingKey { case finder, largestSearched }
 
-  /// Decodes the locator; a missing `finder` is `LampFinder()`.
+  /// Decodes the locator; a missing key takes the value `init()` gives it.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     finder = try container.decodeIfPresent(LampFinder.self, forKey: .finder) ?? LampFinder()
+    largestSearched = try container.decodeIfPresent(Int.self, forKey: .largestSearched) ?? 512 * 512
   }
 
   /// The found light's housing, or the region itself.
   public func locate(in image: RGBImage, within region: PixelRegion) -> [LocatedLight] {
+    guard region.width * region.height <= largestSearched else { return [LocatedLight(box: region)] }
     let crop =
       region == PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
       ? image : image.cropped(to: region)

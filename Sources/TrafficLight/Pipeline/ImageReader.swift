@@ -35,7 +35,7 @@ public struct ImageReader: Sendable {
     switch regions {
     case .wholeImage: break
     case .fixed(let fixed): region = fixed
-    case .foundLights: break
+    case .foundLights, .framesOrCrops: break
     case .labels(let folder, let classID):
       do {
         boxes = try YOLOLabels.load(YOLOLabels.labelPath(forImage: path, in: folder)).filter {
@@ -45,7 +45,12 @@ public struct ImageReader: Sendable {
         return ImageReading(path: path, outcome: .failure(.labels(error)))
       }
     }
-    if case .foundLights(let finder) = regions { return readFindingLights(path, finder: finder) }
+    if case .foundLights(let finder) = regions {
+      return readFindingLights(path, finder: finder, largestCrop: nil)
+    }
+    if case .framesOrCrops(let finder, let largestCrop) = regions {
+      return readFindingLights(path, finder: finder, largestCrop: largestCrop)
+    }
     let decoded: DecodedImage
     var reserved = 0
     defer { if reserved > 0 { budget?.release(reserved) } }
@@ -78,8 +83,10 @@ public struct ImageReader: Sendable {
     return ImageReading(path: path, outcome: .success(readings), damage: decoded.damage)
   }
 
-  /// Reads the lights `finder` finds in the image at `path` (`LampFinder.find(inImageData:name:decoder:)`).
-  private func readFindingLights(_ path: String, finder: LampFinder) -> ImageReading {
+  /// Reads the lights `finder` finds in the image at `path`
+  /// (`LampFinder.find(inImageData:name:decoder:)`); an image of at most `largestCrop` pixels
+  /// is read whole instead, as the crop of one light.
+  private func readFindingLights(_ path: String, finder: LampFinder, largestCrop: Int?) -> ImageReading {
     var reserved = 0
     defer { if reserved > 0 { budget?.release(reserved) } }
     do throws(DecodeError) {
@@ -91,9 +98,19 @@ public struct ImageReader: Sendable {
         }
         reserved = needed
       }
+      if let largestCrop {
+        let size = try decoder.displayedSize(of: bytes, name: path)
+        if size.width * size.height <= largestCrop {
+          let decoded = try decoder.decode(bytes, name: path)
+          let result = pipeline.classify(decoded, keepingMap: keepingMaps)
+          return ImageReading(
+            path: path, outcome: .success([RegionReading(box: nil, result: result)]), damage: decoded.damage)
+        }
+      }
       let (lights, damage) = try finder.find(inImageData: bytes, name: path, decoder: decoder)
       var reading = ImageReading(
         path: path, outcome: .success(lights.map(RegionReading.init(found:))), damage: damage)
+      reading.searchedForLights = true
       if keepingMaps {
         reading.picture = FoundLightsPicture.render(
           try decoder.decode(bytes, name: path).pixels, lights: lights)

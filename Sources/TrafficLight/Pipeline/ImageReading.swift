@@ -39,6 +39,9 @@ public struct ImageReading: Sendable, Equatable {
   /// With lights found and pictures asked for: the frame with its lights drawn on it
   /// (`FoundLightsPicture`).
   public var picture: RGBImage? = nil
+  /// Whether the image was searched for its lights (a frame): its regions are the lights
+  /// found, none when it shows none.
+  public var searchedForLights = false
 
   /// The reading of `path`: its regions' results, or why it failed, and the damage accepted.
   public init(path: String, outcome: Result<[RegionReading], InputError>, damage: String? = nil) {
@@ -69,10 +72,12 @@ public struct ImageReading: Sendable, Equatable {
 
   /// This reading without the class maps (which are large), for keeping.
   public func droppingMaps() -> ImageReading {
-    ImageReading(
+    var reading = ImageReading(
       path: path,
       outcome: outcome.map { readings in
         readings.map { RegionReading(box: $0.box, result: $0.result.droppingMap(), light: $0.light) }
       }, damage: damage)
+    reading.searchedForLights = searchedForLights
+    return reading
   }
 }
