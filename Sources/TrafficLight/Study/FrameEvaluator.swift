@@ -72,6 +72,7 @@ public struct FrameEvaluator: Sendable {
     /// Frames that could not be read.
     public var failures: Int { outcomes.filter { $0.failure != nil }.count }
 
+    /// Whether two reports hold the same outcomes.
     public static func == (a: Report, b: Report) -> Bool { a.outcomes == b.outcomes }
   }
 
