@@ -44,6 +44,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (w > 0 && h > 0) {
     tl_jpeg_decode_region_rgb(data, size, w / 4, h / 4, w / 2 + 1, h / 2 + 1, rgb, capacity, &report);
     tl_jpeg_decode_region_rgb(data, size, w - 1, h - 1, 1, 1, rgb, capacity, &report);
+    // Scaled for a frame's search: the exact buffer, and one byte short (refused).
+    for (uint32_t d = 2; d <= 8; d *= 4) {
+      size_t scaled = (size_t)((w + d - 1) / d) * ((h + d - 1) / d) * 3;
+      tl_jpeg_decode_scaled_rgb(data, size, d, rgb, scaled, &report);
+      tl_jpeg_decode_scaled_rgb(data, size, d, rgb, scaled - 1, &report);
+    }
   }
 #endif
   free(rgb);

@@ -452,3 +452,35 @@ struct LampFinderSharedFramesTests {
     #expect(Profile.default.locator is LitLampRegion)
   }
 }
+
+@Suite struct LampFinderValuesTests {
+  @Test func defaults_haveNoProblem() {
+    #expect(LampFinder().problem == nil)
+    #expect(LitLampRegion().problem == nil)
+    #expect(Profile.default.problem == nil)
+  }
+
+  @Test(arguments: [
+    ("lampPitch", 1e308, "finder lampPitch must be between 0.5 and 10"),
+    ("halvings", 100, "finder halvings must be between 0 and 8"),
+    ("minimumArea", 0, "finder minimumArea must be between 1 and 1000000"),
+    ("sigma", -1, "finder sigma must be between 0 and 50"),
+    ("unlitRatio", 2, "finder unlitRatio must be between 0 and 1"),
+  ])
+  func aProfileWithAFinderOutOfRange_isRefused_namingTheValue(key: String, value: Double, reason: String)
+    throws
+  {
+    var json = try JSONSerialization.jsonObject(with: Profile.default.json()) as! [String: Any]
+    var finder =
+      try JSONSerialization.jsonObject(with: try JSONEncoder().encode(LampFinder())) as! [String: Any]
+    finder[key] = value
+    json["locator"] = ["kind": "litLamp", "finder": finder]
+    let folder = try temporaryFolder()
+    try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: folder + "/p.json"))
+    #expect {
+      _ = try Profile.named(folder + "/p.json")
+    } throws: { error in
+      "\(error)".contains("locator litLamp: " + reason)
+    }
+  }
+}

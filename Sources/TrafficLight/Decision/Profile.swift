@@ -146,7 +146,12 @@ public struct Profile: Sendable, Equatable, Codable {
       return "minimumConfidence must be between 0 and 1, not \(minimumConfidence)"
     }
     if let problem = decider.problem { return problem }
-    let t = thresholds
+    if let problem = locator.problem { return "locator \(type(of: locator).kind): \(problem)" }
+    return Self.problem(of: thresholds)
+  }
+
+  /// What is wrong with `t`, if anything: floors in 0..<1, hue bounds in 0...360.
+  static func problem(of t: HSVThresholds) -> String? {
     if !(t.saturationFloor >= 0 && t.saturationFloor < 1) {
       return "saturationFloor must be in 0..<1, not \(t.saturationFloor)"
     }

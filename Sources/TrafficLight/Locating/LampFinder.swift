@@ -63,6 +63,27 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// The finder with the defaults above (fitted to the shared frames; CALIBRATION.md).
   public init() {}
 
+  /// What is wrong with the values, if anything (a profile naming such a finder is refused).
+  public var problem: String? {
+    if !(sigma >= 0 && sigma <= 50) { return "sigma must be between 0 and 50, not \(sigma)" }
+    if let problem = Profile.problem(of: thresholds) { return problem }
+    if !(1...1_000_000).contains(minimumArea) {
+      return "minimumArea must be between 1 and 1000000, not \(minimumArea)"
+    }
+    if !(unlitRatio >= 0 && unlitRatio <= 1) {
+      return "unlitRatio must be between 0 and 1, not \(unlitRatio)"
+    }
+    if !(lampPitch >= 0.5 && lampPitch <= 10) {
+      return "lampPitch must be between 0.5 and 10, not \(lampPitch)"
+    }
+    if !(0...8).contains(halvings) { return "halvings must be between 0 and 8, not \(halvings)" }
+    for (name, side) in [("smallestHalvedSide", smallestHalvedSide), ("searchSide", searchSide)]
+    where !(1...1_000_000).contains(side) {
+      return "\(name) must be between 1 and 1000000, not \(side)"
+    }
+    return nil
+  }
+
   /// The lights of `image`, most confident first.
   ///
   /// Complexity: O(pixels * blur radius).

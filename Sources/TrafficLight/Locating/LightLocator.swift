@@ -11,9 +11,15 @@ public protocol LightLocator: Sendable, Codable, Equatable {
 
   /// The lights found in `region` of `image` (in the image's pixels), the one to read first.
   func locate(in image: RGBImage, within region: PixelRegion) -> [LocatedLight]
+
+  /// What is wrong with the values, if anything: a profile with a problem is refused.
+  var problem: String? { get }
 }
 
 extension LightLocator {
+  /// No problem: a locator without values has none.
+  public var problem: String? { nil }
+
   func isEqual(to other: any LightLocator) -> Bool { (other as? Self) == self }
 
   static func decoded(from decoder: any Decoder) throws -> any LightLocator { try Self(from: decoder) }
@@ -75,6 +81,12 @@ public struct LitLampRegion: LightLocator {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     finder = try container.decodeIfPresent(LampFinder.self, forKey: .finder) ?? LampFinder()
     largestSearched = try container.decodeIfPresent(Int.self, forKey: .largestSearched) ?? 512 * 512
+  }
+
+  /// What is wrong with the values, if anything.
+  public var problem: String? {
+    guard largestSearched >= 0 else { return "largestSearched must not be negative, not \(largestSearched)" }
+    return finder.problem.map { "finder \($0)" }
   }
 
   /// The found light's housing, or the region itself.
