@@ -22,6 +22,8 @@ struct CommandOptions: Equatable {
   var findsLights = false
   /// Read each image as one light, even a large one (by default those are searched).
   var readsWhole = false
+  /// The least confidence of a light found in a frame.
+  var lightConfidence = 0.0
   /// Worker threads; `nil` means one per core.
   var jobs: Int?
   var output: String?
@@ -76,6 +78,7 @@ struct CommandOptions: Equatable {
       case ("--labels", _): options.labels = try value()
       case ("--find-lights", _): options.findsLights = true
       case ("--whole-image", _): options.readsWhole = true
+      case ("--light-confidence", _): options.lightConfidence = try number(name, try value(), in: 0...1)
       case ("--label-class", _): options.labelClass = try whole(name, try value(), in: 0...Int(Int32.max))
       case ("--jobs", _): options.jobs = try whole(name, try value(), in: 1...1024)
       case ("--output", _), ("-o", _): options.output = try value()

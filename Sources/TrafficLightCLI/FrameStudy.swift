@@ -3,6 +3,10 @@ import TrafficLightKernels
 
 /// `evaluate`'s report on a folder of whole frames with boxes.
 extension StudyCommand {
+  /// The confidence thresholds the frame report gives lights found against false lights at
+  /// (a lit lamp's confidence is at least 0.45: its unlit lamps are at most 0.55 of it).
+  static let lightThresholds = [0, 0.5, 0.6, 0.7, 0.8, 0.9]
+
   static func reportFrames(
     _ report: FrameEvaluator.Report, folder: String, _ options: Options, console: inout Console
   ) {
@@ -24,6 +28,16 @@ extension StudyCommand {
       line.add("foundRedReadGreen", colors.redReadGreen)
       line.add("framesRight", report.framesRight)
       line.add("framesRedReadGreen", report.framesRedReadGreen)
+      line.add(
+        "coverage",
+        array: report.coverage(at: lightThresholds).map { point in
+          var object = JSONLine()
+          object.add("minimumConfidence", point.minimumConfidence)
+          object.add("found", point.found)
+          object.add("falseLights", point.falseLights)
+          object.add("redReadGreen", point.redReadGreen)
+          return object
+        })
       if options.misses { line.add("misses", array: report.outcomes.flatMap(missLines)) }
       console.out(line.closed)
     default:
@@ -38,12 +52,32 @@ extension StudyCommand {
         frames' colour: \(report.framesRight) of \(frames) right (\(share(report.framesRight, frames))), \
         red read as green \(report.framesRedReadGreen)
         """)
+      console.out(
+        coverageTable(report.coverage(at: lightThresholds), labelled: report.labelled, frames: frames))
       if options.misses {
         for outcome in report.outcomes {
           for miss in misses(outcome) { console.out("  " + missText(miss, path: outcome.frame.path)) }
         }
       }
     }
+  }
+
+  /// Lights found against false lights per frame at each threshold, for people choosing
+  /// `--light-confidence`.
+  private static func coverageTable(_ coverage: [FrameEvaluator.Report.Coverage], labelled: Int, frames: Int)
+    -> String
+  {
+    var lines = ["keeping only lights at least this confident (--light-confidence):"]
+    lines.append("  confidence  found   false per frame  red read as green")
+    for point in coverage {
+      let perFrame = frames == 0 ? 0 : Double(point.falseLights) / Double(frames)
+      lines.append(
+        "  " + padded(String(format: "%.1f", point.minimumConfidence), to: 10) + "  "
+          + padded(share(point.found, labelled), to: 6) + "  "
+          + padded(String(format: "%.3f", perFrame), to: 15)
+          + "  " + String(point.redReadGreen))
+    }
+    return lines.joined(separator: "\n")
   }
 
   private static func share(_ part: Int, _ whole: Int) -> String {

@@ -36,6 +36,8 @@ enum ImageCommand {
                                default images over 512x512 pixels are searched so, and
                                smaller ones are read as the crop of one light
       --whole-image            read every image as the crop of one light, whatever its size
+      --light-confidence C     keep only lights found at least C sure, 0 to 1 (default 0:
+                               all; 'evaluate' on frames with boxes shows what each keeps)
       --jobs N                 threads (default: one per core); results stay in order
       -o, --output FILE        write results to FILE instead of stdout, atomically: FILE is
                                replaced only by a complete file
@@ -149,9 +151,11 @@ enum ImageCommand {
       }
     }
     let images = inputs.map(\.path)
+    var finder = LampFinder()
+    finder.minimumConfidence = options.lightConfidence
     var regions =
       options.readsWhole
-      ? RegionSource.wholeImage : .framesOrCrops(LampFinder(), largestCrop: RegionSource.largestCrop)
+      ? RegionSource.wholeImage : .framesOrCrops(finder, largestCrop: RegionSource.largestCrop)
     if let roi = options.roi { regions = .fixed(roi) }
     if let labels = options.labels {
       guard FileManager.default.isDirectory(labels) else {
@@ -159,7 +163,7 @@ enum ImageCommand {
       }
       regions = .labels(folder: labels, classID: options.labelClass)
     }
-    if options.findsLights { regions = .foundLights(LampFinder()) }
+    if options.findsLights { regions = .foundLights(finder) }
     try refuseOverwritingInputs(options, images: images)
     if let mask = options.mask, !FileSystemPath.makeFolders(mask) {
       throw CommandError.io(
@@ -191,8 +195,8 @@ enum ImageCommand {
     let formatter = ReportFormatter(
       format: options.format, isSequence: isSequence, showsRecordings: isSequence && operands.count > 1,
       pathWidth: images.reduce(4) { max($0, terminalSafe($1).count) },
-      showsRegions: ![.wholeImage, .framesOrCrops(LampFinder(), largestCrop: RegionSource.largestCrop)]
-        .contains(regions))
+      showsRegions: ![.wholeImage, .framesOrCrops(finder, largestCrop: RegionSource.largestCrop)].contains(
+        regions))
     if let header = formatter.header { console.out(header) }
 
     var failed = false

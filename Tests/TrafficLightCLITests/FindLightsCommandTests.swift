@@ -47,6 +47,18 @@ import TrafficLightTestSupport
     #expect(row.contains("by litLamp"), "\(row)")
   }
 
+  @Test func lightConfidence_dropsLightsLessSure_andIsChecked() throws {
+    let folder = try temporaryFolder()
+    try writePNG(syntheticFrame([(.green, 30, 40)]), to: folder + "/a.png")
+    let all = try traffic("classify", "--find-lights", "--format", "jsonl", folder + "/a.png")
+    #expect(all.stdout.contains("\"color\":\"green\""))
+    let none = try traffic(
+      "classify", "--find-lights", "--light-confidence", "1", "--format", "jsonl", folder + "/a.png")
+    #expect(none.stdout.contains("\"lights\":[]"), "\(none.stdout)")
+    let bad = try traffic("classify", "--light-confidence", "2", folder + "/a.png")
+    #expect(bad.status == 64 && bad.stderr.contains("--light-confidence"), "\(bad.stderr)")
+  }
+
   @Test func findLights_withRoiOrLabels_isRefused() throws {
     for extra in [["--roi", "0,0,10,10"], ["--labels", "."]] {
       let run = try traffic(["classify", "--find-lights"] + extra + ["SampleFrames"])
@@ -80,6 +92,8 @@ import TrafficLightTestSupport
     #expect(text.stdout.contains("lights found: 1 of 2 (50.0%)"))
     #expect(text.stdout.contains("false lights: 1 (0.500 per frame)"))
     #expect(text.stdout.contains("colours of the lights found: 1 of 1 right (100.0%), red read as green 0"))
+    #expect(text.stdout.contains("keeping only lights at least this confident (--light-confidence):"))
+    #expect(text.stdout.contains("  0.9         0.0%    0.000            0"), "\(text.stdout)")
     let misses = try traffic("evaluate", "--misses", folder).stdout
     #expect(misses.contains("\(folder)/frames/b.png: yellow box at 100,40 30x90 not found"), "\(misses)")
     #expect(misses.contains("\(folder)/frames/a.png: green light found at "), "\(misses)")

@@ -196,6 +196,10 @@ private func turnedToHorizontal(_ light: RGBImage) -> RGBImage {
     #expect(report.foundColors.right == 1 && report.foundColors.redReadGreen == 0)
     #expect(report.framesRight == 1)  // a.png red; b.png read unknown, labelled yellow
     #expect(report.failures == 0)
+    // Dropping lights below a threshold: all kept at 0, none at 1.
+    let coverage = report.coverage(at: [0, 1])
+    #expect(coverage[0].found == 1 && coverage[0].falseLights == 1 && coverage[0].redReadGreen == 0)
+    #expect(coverage[1].found == 0 && coverage[1].falseLights == 0)
   }
 }
 
@@ -454,6 +458,23 @@ struct LampFinderSharedFramesTests {
 }
 
 @Suite struct LampFinderValuesTests {
+  @Test func aFinderInJSON_takesTheDefaults_forTheKeysItLeavesOut() throws {
+    let finder = try JSONDecoder().decode(LampFinder.self, from: Data(#"{"unlitRatio": 0.4}"#.utf8))
+    var expected = LampFinder()
+    expected.unlitRatio = 0.4
+    #expect(finder == expected)
+  }
+
+  @Test func minimumConfidence_dropsTheLightsLessSure() throws {
+    let frame = syntheticFrame([(.red, 140, 60)])
+    var finder = LampFinder()
+    let confidence = try #require(finder.find(in: frame).first?.confidence)
+    finder.minimumConfidence = confidence + 0.001
+    #expect(finder.find(in: frame).isEmpty)
+    finder.minimumConfidence = confidence - 0.001
+    #expect(finder.find(in: frame).count == 1)
+  }
+
   @Test func defaults_haveNoProblem() {
     #expect(LampFinder().problem == nil)
     #expect(LitLampRegion().problem == nil)

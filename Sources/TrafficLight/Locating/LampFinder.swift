@@ -55,6 +55,8 @@ public struct LampFinder: Sendable, Codable, Equatable {
   public var halvings = 2
   /// The smallest side of an image that is halved again.
   public var smallestHalvedSide = 200
+  /// The least confidence of a light found: lights less sure are dropped.
+  public var minimumConfidence = 0.0
   /// The least longer side a frame file is searched at: larger frames are searched at 1/2,
   /// 1/4 or 1/8 of their size while their longer side stays at least this
   /// (`find(inImageData:name:decoder:)`).
@@ -63,12 +65,37 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// The finder with the defaults above (fitted to the shared frames; CALIBRATION.md).
   public init() {}
 
+  private enum CodingKeys: String, CodingKey {
+    case sigma, thresholds, minimumArea, unlitRatio, lampPitch, halvings, smallestHalvedSide
+    case minimumConfidence, searchSide
+  }
+
+  /// Decodes a finder; a missing key keeps the value `init()` gives it.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
+      try container.decodeIfPresent(T.self, forKey: key) ?? fallback
+    }
+    sigma = try value(.sigma, sigma)
+    thresholds = try value(.thresholds, thresholds)
+    minimumArea = try value(.minimumArea, minimumArea)
+    unlitRatio = try value(.unlitRatio, unlitRatio)
+    lampPitch = try value(.lampPitch, lampPitch)
+    halvings = try value(.halvings, halvings)
+    smallestHalvedSide = try value(.smallestHalvedSide, smallestHalvedSide)
+    minimumConfidence = try value(.minimumConfidence, minimumConfidence)
+    searchSide = try value(.searchSide, searchSide)
+  }
+
   /// What is wrong with the values, if anything (a profile naming such a finder is refused).
   public var problem: String? {
     if !(sigma >= 0 && sigma <= 50) { return "sigma must be between 0 and 50, not \(sigma)" }
     if let problem = Profile.problem(of: thresholds) { return problem }
     if !(1...1_000_000).contains(minimumArea) {
       return "minimumArea must be between 1 and 1000000, not \(minimumArea)"
+    }
+    if !(minimumConfidence >= 0 && minimumConfidence <= 1) {
+      return "minimumConfidence must be between 0 and 1, not \(minimumConfidence)"
     }
     if !(unlitRatio >= 0 && unlitRatio <= 1) {
       return "unlitRatio must be between 0 and 1, not \(unlitRatio)"
@@ -102,7 +129,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
       level = level.halved()
       scale *= 2
     }
-    return Self.keepingOnePerLight(found)
+    return Self.keepingOnePerLight(found.filter { $0.confidence >= minimumConfidence })
   }
 
   /// Drops each light whose box's centre lies inside a more confident one's box.

@@ -72,6 +72,38 @@ public struct FrameEvaluator: Sendable {
     /// Frames that could not be read.
     public var failures: Int { outcomes.filter { $0.failure != nil }.count }
 
+    /// What answering only lights at least `minimumConfidence` sure gives.
+    public struct Coverage: Sendable, Equatable {
+      /// The threshold: lights below it are dropped.
+      public let minimumConfidence: Double
+      /// Labelled boxes with a colour a kept light found.
+      public let found: Int
+      /// Kept lights that match no labelled box, over every frame.
+      public let falseLights: Int
+      /// Kept lights that found a box labelled red and read green.
+      public let redReadGreen: Int
+    }
+
+    /// Lights found against false lights, for each threshold: the lights below it dropped and
+    /// the rest matched again.
+    public func coverage(at thresholds: [Double]) -> [Coverage] {
+      thresholds.map { threshold in
+        var (found, falseLights, redReadGreen) = (0, 0, 0)
+        for outcome in outcomes {
+          let kept = outcome.lights.filter { $0.confidence >= threshold }
+          let matches = FrameEvaluator.match(kept, to: outcome.frame.boxes)
+          for (box, match) in zip(outcome.frame.boxes, matches) where box.color != nil {
+            guard let match else { continue }
+            found += 1
+            if box.color == .red && kept[match].color == .green { redReadGreen += 1 }
+          }
+          falseLights += kept.indices.filter { !matches.contains($0) }.count
+        }
+        return Coverage(
+          minimumConfidence: threshold, found: found, falseLights: falseLights, redReadGreen: redReadGreen)
+      }
+    }
+
     /// Whether two reports hold the same outcomes.
     public static func == (a: Report, b: Report) -> Bool { a.outcomes == b.outcomes }
   }
