@@ -277,6 +277,27 @@ struct LampFinderSharedFramesTests {
     }
   }
 
+  /// A phone photo stored sideways with an EXIF turn (6: shown turned 90 degrees clockwise)
+  /// is searched reduced and read again at full size in the pixels as shown.
+  @Test func largeFrameWithAnExifTurn_isSearchedAsShown() throws {
+    var shown = RGBImage(width: 1080, height: 1920, fill: (150, 180, 220))
+    paste(syntheticLight(lit: .red, width: 40, height: 120), into: &shown, x: 500, y: 700)
+    // Stored as the camera wrote it: turned back a quarter, counter-clockwise.
+    var stored = RGBImage(width: 1920, height: 1080)
+    for y in 0..<1920 {
+      for x in 0..<1080 { stored[y, 1079 - x] = shown[x, y] }
+    }
+    let bytes = withExif(try ImageEncoder.jpeg(stored, quality: 95), exifTIFF(orientation: 6))
+    #expect(try ImageDecoder().decode(bytes).pixels.width == 1080)
+    let lights = try LampFinder().find(inImageData: bytes).lights
+    try #require(lights.count == 1, "\(lights)")
+    #expect(lights[0].color == .red && lights[0].orientation == .vertical)
+    let lamp = lights[0].lamp
+    #expect(
+      (500..<540).contains(lamp.x + lamp.width / 2) && (700..<740).contains(lamp.y + lamp.height / 2),
+      "\(lamp)")
+  }
+
   @Test func searchDenominator_keepsTheLongerSideAtLeastTheSearchSide() {
     let finder = LampFinder()
     #expect(finder.searchDenominator(width: 800, height: 600) == 1)
