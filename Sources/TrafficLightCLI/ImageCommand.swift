@@ -367,7 +367,7 @@ enum ImageCommand {
       let lights = regions.compactMap(\.light)
       row.lights = lights
       // In a sequence, the light followed from frame to frame; else the light that matters.
-      if let light = step?.light ?? LampFinder.lightThatMatters(in: lights) {
+      if let light = step?.light ?? reading.primary?.light {
         row.region = light.box
         row.color = light.color
         row.decidedBy = FrameDecision.litLamp

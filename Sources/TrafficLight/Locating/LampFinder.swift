@@ -135,21 +135,12 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// Drops each light whose box's centre lies inside a more confident one's box.
   static func keepingOnePerLight(_ lights: [FoundLight]) -> [FoundLight] {
     var kept: [FoundLight] = []
-    for light in lights.sorted(by: { $0.confidence > $1.confidence }) {
-      let (cx, cy) = light.box.doubledCentre
-      let covered = kept.contains { other in
-        2 * other.box.x <= cx && cx < 2 * (other.box.x + other.box.width) && 2 * other.box.y <= cy
-          && cy < 2 * (other.box.y + other.box.height)
-      }
-      if !covered { kept.append(light) }
+    for light in lights.sorted(by: { $0.confidence > $1.confidence })
+    where !kept.contains(where: { $0.box.holdsCentre(of: light.box) }) {
+      kept.append(light)
     }
     return kept
   }
-}
-
-extension PixelRegion {
-  /// Twice the centre, so that it stays whole.
-  fileprivate var doubledCentre: (Int, Int) { (2 * x + width, 2 * y + height) }
 }
 
 extension RGBImage {
@@ -392,6 +383,12 @@ extension LampFinder {
 }
 
 extension PixelRegion {
+  /// Whether the centre of `other` lies inside.
+  func holdsCentre(of other: PixelRegion) -> Bool {
+    let (cx, cy) = (2 * other.x + other.width, 2 * other.y + other.height)
+    return 2 * x <= cx && cx < 2 * (x + width) && 2 * y <= cy && cy < 2 * (y + height)
+  }
+
   /// The squared distance between this region's centre and `other`'s, in pixels.
   func distanceSquared(to other: PixelRegion) -> Int {
     let dx = (2 * x + width) - (2 * other.x + other.width)

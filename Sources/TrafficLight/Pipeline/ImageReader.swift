@@ -33,9 +33,8 @@ public struct ImageReader: Sendable {
     var boxes: [LabelBox] = []
     var region: PixelRegion? = nil
     switch regions {
-    case .wholeImage: break
+    case .wholeImage, .foundLights, .framesOrCrops: break
     case .fixed(let fixed): region = fixed
-    case .foundLights, .framesOrCrops: break
     case .labels(let folder, let classID):
       do {
         boxes = try YOLOLabels.load(YOLOLabels.labelPath(forImage: path, in: folder)).filter {
@@ -45,27 +44,28 @@ public struct ImageReader: Sendable {
         return ImageReading(path: path, outcome: .failure(.labels(error)))
       }
     }
-    if case .foundLights(let finder) = regions {
-      return readFindingLights(path, finder: finder, largestCrop: nil)
-    }
-    if case .framesOrCrops(let finder, let largestCrop) = regions {
-      return readFindingLights(path, finder: finder, largestCrop: largestCrop)
-    }
     let decoded: DecodedImage
     var reserved = 0
     defer { if reserved > 0 { budget?.release(reserved) } }
     do throws(DecodeError) {
+      let bytes = try FileReader.readAll(path, maxBytes: decoder.maxFileBytes)
       if let budget {
-        let bytes = try FileReader.readAll(path, maxBytes: decoder.maxFileBytes)
         let needed = max(1, decoder.estimatedMemory(of: bytes))
         guard budget.reserve(needed) else {
           throw DecodeError.overMemoryBudget(path: path, needed: needed, budget: budget.bytes)
         }
         reserved = needed
-        decoded = try decoder.decode(bytes, name: path, region: region)
-      } else {
-        decoded = try decoder.decode(fileAt: path, region: region)
       }
+      switch regions {
+      case .foundLights(let finder): return try readingLights(of: bytes, path: path, finder: finder)
+      case .framesOrCrops(let finder, let largestCrop):
+        let size = try decoder.displayedSize(of: bytes, name: path)
+        if size.width * size.height > largestCrop {
+          return try readingLights(of: bytes, path: path, finder: finder)
+        }
+      default: break
+      }
+      decoded = try decoder.decode(bytes, name: path, region: region)
     } catch {
       return ImageReading(path: path, outcome: .failure(.decode(error)))
     }
@@ -83,41 +83,19 @@ public struct ImageReader: Sendable {
     return ImageReading(path: path, outcome: .success(readings), damage: decoded.damage)
   }
 
-  /// Reads the lights `finder` finds in the image at `path`
-  /// (`LampFinder.find(inImageData:name:decoder:)`); an image of at most `largestCrop` pixels
-  /// is read whole instead, as the crop of one light.
-  private func readFindingLights(_ path: String, finder: LampFinder, largestCrop: Int?) -> ImageReading {
-    var reserved = 0
-    defer { if reserved > 0 { budget?.release(reserved) } }
-    do throws(DecodeError) {
-      let bytes = try FileReader.readAll(path, maxBytes: decoder.maxFileBytes)
-      if let budget {
-        let needed = max(1, decoder.estimatedMemory(of: bytes))
-        guard budget.reserve(needed) else {
-          throw DecodeError.overMemoryBudget(path: path, needed: needed, budget: budget.bytes)
-        }
-        reserved = needed
-      }
-      if let largestCrop {
-        let size = try decoder.displayedSize(of: bytes, name: path)
-        if size.width * size.height <= largestCrop {
-          let decoded = try decoder.decode(bytes, name: path)
-          let result = pipeline.classify(decoded, keepingMap: keepingMaps)
-          return ImageReading(
-            path: path, outcome: .success([RegionReading(box: nil, result: result)]), damage: decoded.damage)
-        }
-      }
-      let (lights, damage) = try finder.find(inImageData: bytes, name: path, decoder: decoder)
-      var reading = ImageReading(
-        path: path, outcome: .success(lights.map(RegionReading.init(found:))), damage: damage)
-      reading.searchedForLights = true
-      if keepingMaps {
-        reading.picture = FoundLightsPicture.render(
-          try decoder.decode(bytes, name: path).pixels, lights: lights)
-      }
-      return reading
-    } catch {
-      return ImageReading(path: path, outcome: .failure(.decode(error)))
+  /// The lights `finder` finds in the image file `bytes` from `path`
+  /// (`LampFinder.find(inImageData:name:decoder:)`), with its picture when maps are kept.
+  private func readingLights(of bytes: [UInt8], path: String, finder: LampFinder) throws(DecodeError)
+    -> ImageReading
+  {
+    let (lights, damage) = try finder.find(inImageData: bytes, name: path, decoder: decoder)
+    var reading = ImageReading(
+      path: path, outcome: .success(lights.map(RegionReading.init(found:))), damage: damage)
+    reading.searchedForLights = true
+    if keepingMaps {
+      reading.picture = FoundLightsPicture.render(
+        try decoder.decode(bytes, name: path).pixels, lights: lights)
     }
+    return reading
   }
 }

@@ -137,21 +137,12 @@ public struct FrameEvaluator: Sendable {
         guard !taken.contains(index) else { return false }
         let box = lights[index].box
         switch label.kind {
-        case .light: return label.box.containsDoubled(x: 2 * box.x + box.width, y: 2 * box.y + box.height)
-        case .lamp:
-          return box.containsDoubled(
-            x: 2 * label.box.x + label.box.width, y: 2 * label.box.y + label.box.height)
+        case .light: return label.box.holdsCentre(of: box)
+        case .lamp: return box.holdsCentre(of: label.box)
         }
       }
       if let found { taken.insert(found) }
       return found
     }
-  }
-}
-
-extension PixelRegion {
-  /// Whether the point (`x` / 2, `y` / 2) lies inside.
-  fileprivate func containsDoubled(x px: Int, y py: Int) -> Bool {
-    2 * x <= px && px < 2 * (x + width) && 2 * y <= py && py < 2 * (y + height)
   }
 }
