@@ -293,15 +293,20 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     #expect(TestPaths.sharedFrames != nil, "REQUIRE_SHARED_DATASETS is set but ../shared/frames is missing")
   }
 
-  /// The README's table: at least as many lights read right as it says, none red as green.
+  /// The README's table: at least as many lights read right as it says, and no more red
+  /// lights read as green.
   @Test(
     .enabled(if: TestPaths.sharedDatasets != nil, "needs ../shared/datasets beside the repository"),
-    arguments: [("mit-crops", 1177), ("carpark-crops", 41), ("sim-crops", 138)])
-  func defaultProfile_readsTheSharedDatasets_asTheREADMESays(folder: String, correct: Int) throws {
+    arguments: [
+      ("mit-crops", 1172, 0), ("carpark-crops", 41, 0), ("sim-crops", 138, 0), ("cinta-crops", 224, 1),
+    ])
+  func defaultProfile_readsTheSharedDatasets_asTheREADMESays(folder: String, correct: Int, redAsGreen: Int)
+    throws
+  {
     let evaluator = Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: .default)))
     let report = evaluator.evaluate(try LabelledSet.load(TestPaths.sharedDatasets! + "/" + folder), jobs: 2)
     #expect(report.confusion.correct >= correct)
-    #expect(report.confusion.redCalledGreen == 0)
+    #expect(report.confusion.redCalledGreen <= redAsGreen)
     #expect(report.failures.isEmpty)
   }
 

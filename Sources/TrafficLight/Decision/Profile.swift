@@ -80,18 +80,18 @@ public struct Profile: Sendable, Equatable, Codable {
   public static let `default` = Profile(
     name: "default", sigma: 2,
     thresholds: HSVThresholds(
-      saturationFloor: 0.3, valueFloor: 0.4,
-      green: HueRange(120, 205, saturationFloor: 0.3),
-      yellow: HueRange(5, 90, saturationFloor: 0.4),
-      red: HueRange(330, 5, saturationFloor: 0.3)),
+      saturationFloor: 0.4, valueFloor: 0.4,
+      green: HueRange(100, 200, saturationFloor: 0.4),
+      yellow: HueRange(35, 70, saturationFloor: 0.4),
+      red: HueRange(325, 35, saturationFloor: 0.4)),
     grid: SampleGrid(points: 9, columns: 9), locator: LitLampRegion(),
     decider: CascadeDecider(
-      positionWeight: 1.5, relativeBrightness: 0,
+      positionWeight: 5, relativeBrightness: 0,
       rules: [
-        WarmSplit(hue: 8, lower: 330, upper: 90, saturationFloor: 0.25, valueFloor: 0.4),
+        WarmSplit(hue: 4, lower: 325, upper: 70, saturationFloor: 0.1, valueFloor: 0.4),
         FaintLamp(
-          color: .green, lower: 120, upper: 205, saturationFloor: 0.1, valueFloor: 0.4, points: 3,
-          redVeto: HueRange(330, 5)),
+          color: .green, lower: 100, upper: 200, saturationFloor: 0.1, valueFloor: 0.4, points: 3,
+          redVeto: HueRange(325, 35)),
         BrightnessFallback(margin: 0, floor: 0.7),
         RedVetoesGreen(),
       ]))
