@@ -139,7 +139,7 @@ struct CommandOptions: Equatable {
     }
     if let sigma { profile.sigma = sigma }
     if let points { profile.grid.points = points }
-    if let orientation { profile.grid.orientation = orientation }
+    if let orientation { profile = profile.oriented(orientation) }
     return profile
   }
 

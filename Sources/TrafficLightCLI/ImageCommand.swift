@@ -24,7 +24,9 @@ enum ImageCommand {
                                light (vertical) or across it (horizontal, lamps side by
                                side); auto tells them by the region's shape, wider than
                                tall being horizontal (default: the profile's; vertical
-                               for seed and default)
+                               for seed and default). vertical or horizontal also makes
+                               the light finder look for those heads only (in frames,
+                               and in crops with default's litLamp locator)
       --roi X,Y,W,H            read only this rectangle of each image, in pixels (clipped)
       --labels DIR             YOLO boxes (class cx cy w h, normalised) in DIR/NAME.txt for
                                image NAME.jpg; each box of the chosen class is read
@@ -153,6 +155,7 @@ enum ImageCommand {
     let images = inputs.map(\.path)
     var finder = LampFinder()
     finder.minimumConfidence = options.lightConfidence
+    if let orientation = options.orientation { finder.heads = orientation }
     var regions =
       options.readsWhole
       ? RegionSource.wholeImage : .framesOrCrops(finder, largestCrop: RegionSource.largestCrop)

@@ -9,7 +9,7 @@ enum StudyCommand: String {
   var usage: String {
     switch self {
     case .evaluate:
-      "Usage: traffic-light evaluate [--profile NAME|FILE] [--format text|jsonl] [--misses] DIR..."
+      "Usage: traffic-light evaluate [--profile NAME|FILE] [--orientation O] [--format text|jsonl] [--misses] DIR..."
     case .calibrate: "Usage: traffic-light calibrate [options] DIR... -o PROFILE.json"
     }
   }
@@ -30,6 +30,11 @@ enum StudyCommand: String {
 
       Options:
         --profile NAME|FILE   the profile to measure (default: default)
+        --orientation auto|vertical|horizontal
+                              read the lights as running this way, and look only for
+                              such heads (as classify's --orientation); on boxed frames,
+                              the heads the finder looks for (default: the profile's
+                              for crops, both for frames)
         --format text|jsonl   a report for people (default), or one JSON object per DIR
         --misses              also name every image whose reading differs from its label
                               (with the rule that decided it when that was not the vote)
@@ -82,6 +87,7 @@ enum StudyCommand: String {
 
   struct Options: Equatable {
     var profile = "default"
+    var orientation: Orientation?
     var format = OutputFormat.text
     var jobs: Int?
     var output: String?
@@ -107,6 +113,12 @@ enum StudyCommand: String {
       case .option("--from", let inline) where self == .calibrate:
         options.profile = try scanner.value(of: "--from", inline: inline)
       case .option("--misses", _) where self == .evaluate: options.misses = true
+      case .option("--orientation", let inline) where self == .evaluate:
+        let text = try scanner.value(of: "--orientation", inline: inline)
+        guard let orientation = Orientation(rawValue: text) else {
+          throw CommandError("--orientation must be auto, vertical or horizontal, not '\(text)'")
+        }
+        options.orientation = orientation
       case .option("--format", let inline) where self == .evaluate:
         options.format = try OutputFormat.parse(try scanner.value(of: "--format", inline: inline))
         if options.format == .csv { throw CommandError("evaluate writes text or jsonl") }
@@ -162,12 +174,13 @@ enum StudyCommand: String {
   }
 
   func run(_ options: Options, console: inout Console) throws(CommandError) -> Int32 {
-    let profile: Profile
+    var profile: Profile
     do {
       profile = try Profile.named(options.profile)
     } catch {
       throw CommandError(error)
     }
+    if let orientation = options.orientation { profile = profile.oriented(orientation) }
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
     if self == .evaluate && options.folders.contains(where: BoxedFrames.isBoxedFolder) {
       return try evaluateMixed(profile, options, jobs: jobs, console: &console)
@@ -199,8 +212,11 @@ enum StudyCommand: String {
       if BoxedFrames.isBoxedFolder(folder) {
         let frames: [BoxedFrame]
         do { frames = try BoxedFrames.load(folder) } catch { throw CommandError(error) }
+        var finder = LampFinder()
+        if let orientation = options.orientation { finder.heads = orientation }
         Self.reportFrames(
-          FrameEvaluator().evaluate(frames, jobs: jobs), folder: folder, options, console: &console)
+          FrameEvaluator(finder: finder).evaluate(frames, jobs: jobs), folder: folder, options,
+          console: &console)
       } else {
         let images: [LabelledImage]
         do { images = try LabelledSet.load(folder) } catch { throw CommandError(error) }

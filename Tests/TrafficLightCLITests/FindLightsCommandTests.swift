@@ -79,6 +79,32 @@ import TrafficLightTestSupport
     #expect(colors == ["green", "green", "green", "red", "red", "red"])
   }
 
+  @Test func orientation_makesTheFinderLookForThoseHeadsOnly() throws {
+    let folder = try temporaryFolder()
+    var frame = syntheticFrame([(.red, 20, 20)])
+    paste(turnedToHorizontal(syntheticLight(lit: .green)), into: &frame, x: 160, y: 140)
+    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+    try writePNG(frame, to: folder + "/frames/a.png")
+    for (orientation, colors) in [
+      ("auto", ["red", "green"]), ("vertical", ["red"]), ("horizontal", ["green"]),
+    ] {
+      let run = try traffic(
+        "classify", "--find-lights", "--orientation", orientation, "--format", "jsonl",
+        folder + "/frames/a.png")
+      #expect(run.status == 0)
+      let lights = try #require(try jsonObjects(run.stdout).first?["lights"] as? [[String: Any]])
+      #expect(Set(lights.compactMap { $0["color"] as? String }) == Set(colors), "\(orientation)")
+    }
+    // evaluate on boxed frames: the horizontal head is labelled, and not looked for.
+    try "file,state,xmin,ymin,xmax,ymax\na.png,red,20,20,50,110\na.png,green,160,140,250,170\n".write(
+      toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
+    #expect(try traffic("evaluate", folder).stdout.contains("lights found: 2 of 2 (100.0%)"))
+    let vertical = try traffic("evaluate", "--orientation", "vertical", folder).stdout
+    #expect(vertical.contains("lights found: 1 of 2 (50.0%)"), "\(vertical)")
+    let bad = try traffic("evaluate", "--orientation", "diagonal", folder)
+    #expect(bad.status == 64 && bad.stderr.contains("--orientation must be auto, vertical or horizontal"))
+  }
+
   @Test func evaluate_boxedFrames_reportsFoundFalseAndColours() throws {
     let folder = try temporaryFolder()
     try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)

@@ -32,6 +32,16 @@ package func syntheticLight(lit: SignalColor, width: Int = 30, height: Int = 90)
 }
 
 /// Copies `light` into `frame` with its top-left corner at (`x`, `y`).
+/// `light` turned a quarter: its top row becomes its left column (a horizontal head, red on
+/// the left).
+package func turnedToHorizontal(_ light: RGBImage) -> RGBImage {
+  var turned = RGBImage(width: light.height, height: light.width)
+  for y in 0..<light.height {
+    for x in 0..<light.width { turned[y, light.width - 1 - x] = light[x, y] }
+  }
+  return turned
+}
+
 package func paste(_ light: RGBImage, into frame: inout RGBImage, x: Int, y: Int) {
   for row in 0..<light.height {
     for column in 0..<light.width { frame[x + column, y + row] = light[column, row] }

@@ -4,15 +4,6 @@ import TrafficLight
 import TrafficLightKernels
 import TrafficLightTestSupport
 
-/// `light` turned a quarter: its top row becomes its left column.
-private func turnedToHorizontal(_ light: RGBImage) -> RGBImage {
-  var turned = RGBImage(width: light.height, height: light.width)
-  for y in 0..<light.height {
-    for x in 0..<light.width { turned[y, light.width - 1 - x] = light[x, y] }
-  }
-  return turned
-}
-
 @Suite struct LampFinderTests {
   @Test(arguments: [SignalColor.red, .yellow, .green])
   func findsAVerticalLight_inASkyFrame(color: SignalColor) throws {
@@ -40,6 +31,22 @@ private func turnedToHorizontal(_ light: RGBImage) -> RGBImage {
     #expect(lights[0].orientation == .horizontal)
     let (cx, cy) = (lights[0].box.x + lights[0].box.width / 2, lights[0].box.y + lights[0].box.height / 2)
     #expect((100..<190).contains(cx) && (60..<90).contains(cy), "\(lights[0].box)")
+  }
+
+  @Test func heads_restrictTheSearch_toLightsRunningThatWay() throws {
+    var frame = syntheticFrame()
+    paste(syntheticLight(lit: .red), into: &frame, x: 20, y: 20)
+    paste(turnedToHorizontal(syntheticLight(lit: .green)), into: &frame, x: 160, y: 140)
+    var finder = LampFinder()
+    #expect(finder.heads == .auto)
+    #expect(Set(finder.find(in: frame).map(\.orientation)) == [.vertical, .horizontal])
+    for heads in [Orientation.vertical, .horizontal] {
+      finder.heads = heads
+      let lights = finder.find(in: frame)
+      try #require(lights.count == 1, "\(heads): \(lights)")
+      #expect(lights[0].orientation == heads)
+      #expect(lights[0].color == (heads == .vertical ? .red : .green))
+    }
   }
 
   @Test func findsEveryLight_ofAFrameWithSeveral() {
@@ -469,6 +476,25 @@ struct LampFinderSharedFramesTests {
     #expect(tuned.locator as? LitLampRegion == LitLampRegion(finder: finder))
   }
 
+  @Test func orientedProfile_looksOnlyForHeadsRunningThatWay() throws {
+    // A horizontal red head with sky around it: found when horizontal heads are looked for.
+    let light = turnedToHorizontal(syntheticLight(lit: .red))
+    var frame = RGBImage(width: light.width + 80, height: light.height + 100, fill: (150, 180, 220))
+    paste(light, into: &frame, x: 40, y: 50)
+    let region = PixelRegion(x: 0, y: 0, width: frame.width, height: frame.height)
+    for (orientation, found) in [(Orientation.auto, true), (.horizontal, true), (.vertical, false)] {
+      let profile = Profile.default.oriented(orientation)
+      #expect(profile.grid.orientation == orientation)
+      let locator = try #require(profile.locator as? LitLampRegion)
+      #expect(locator.finder.heads == orientation)
+      let located = try #require(locator.locate(in: frame, within: region).first)
+      #expect((located != LocatedLight(box: region)) == found, "\(orientation): \(located)")
+    }
+    // A profile reading the region whole has no finder: only its grid turns.
+    let seed = Profile.seed.oriented(.horizontal)
+    #expect(seed.grid.orientation == .horizontal && seed.locator is WholeRegion)
+  }
+
   @Test func defaultProfile_readsThePaddedLightItLocates() throws {
     let frame = syntheticFrame([(.red, 140, 60)]).cropped(
       to: PixelRegion(x: 60, y: 0, width: 190, height: 230))
@@ -484,6 +510,15 @@ struct LampFinderSharedFramesTests {
     var expected = LampFinder()
     expected.unlitRatio = 0.4
     #expect(finder == expected)
+  }
+
+  @Test func heads_inJSON_areAnOrientation_orRefused() throws {
+    let finder = try JSONDecoder().decode(LampFinder.self, from: Data(#"{"heads": "vertical"}"#.utf8))
+    #expect(finder.heads == .vertical)
+    #expect(try JSONDecoder().decode(LampFinder.self, from: Data("{}".utf8)).heads == .auto)
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(LampFinder.self, from: Data(#"{"heads": "diagonal"}"#.utf8))
+    }
   }
 
   @Test func minimumConfidence_dropsTheLightsLessSure() throws {

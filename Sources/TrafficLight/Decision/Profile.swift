@@ -96,6 +96,19 @@ public struct Profile: Sendable, Equatable, Codable {
         RedVetoesGreen(),
       ]))
 
+  /// This profile reading lights that run `orientation`: the grid's rows go that way, and a
+  /// locator that finds lamps (`LitLampRegion`) looks only for heads running that way
+  /// (`auto`: the grid tells a region's way by its shape, and the locator looks for both).
+  public func oriented(_ orientation: Orientation) -> Profile {
+    var profile = self
+    profile.grid.orientation = orientation
+    if var litLamp = locator as? LitLampRegion {
+      litLamp.finder.heads = orientation
+      profile.locator = litLamp
+    }
+    return profile
+  }
+
   /// The profiles known by name: `seed` and `default`.
   public static let builtIn: [Profile] = [.seed, .default]
 

@@ -32,7 +32,8 @@ public struct FoundLight: Sendable, Equatable {
 /// A lit lamp is a connected patch of bright, saturated pixels of one lamp hue (red, yellow
 /// or green), roughly round, no wider than a third of the image's longer side (a light's three lamps), whose neighbours along the
 /// light's axis (where the light's lamp order puts its unlit lamps, a lamp pitch apart) are
-/// much darker than it. Vertical heads are tried first, then horizontal ones. The search runs
+/// much darker than it. Vertical heads are tried first, then horizontal ones (`heads`
+/// restricts the search to one). The search runs
 /// on the image and on halvings of it (2x2 means) down to a quarter of its size, so that
 /// large lamps whose LEDs show as dots are seen whole; a light found at two scales is kept
 /// once, at its most confident.
@@ -57,6 +58,10 @@ public struct LampFinder: Sendable, Codable, Equatable {
   public var smallestHalvedSide = 200
   /// The least confidence of a light found: lights less sure are dropped.
   public var minimumConfidence = 0.0
+  /// Which heads are looked for: `auto`, vertical and horizontal (vertical first); `vertical`
+  /// or `horizontal`, only those (where every light is known to run one way, the other way's
+  /// false lights go).
+  public var heads = Orientation.auto
   /// The least longer side a frame file is searched at: larger frames are searched at 1/2,
   /// 1/4 or 1/8 of their size while their longer side stays at least this
   /// (`find(inImageData:name:decoder:)`).
@@ -67,7 +72,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
 
   private enum CodingKeys: String, CodingKey {
     case sigma, thresholds, minimumArea, unlitRatio, lampPitch, halvings, smallestHalvedSide
-    case minimumConfidence, searchSide
+    case minimumConfidence, searchSide, heads
   }
 
   /// Decodes a finder; a missing key keeps the value `init()` gives it.
@@ -85,6 +90,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
     smallestHalvedSide = try value(.smallestHalvedSide, smallestHalvedSide)
     minimumConfidence = try value(.minimumConfidence, minimumConfidence)
     searchSide = try value(.searchSide, searchSide)
+    heads = try value(.heads, heads)
   }
 
   /// What is wrong with the values, if anything (a profile naming such a finder is refused).
@@ -304,7 +310,8 @@ private struct LampPlane {
       case .yellow: [-1, 1]
       case .green, .unknown: [-2, -1]
       }
-    for orientation in [Orientation.vertical, .horizontal] {
+    let orientations: [Orientation] = finder.heads == .auto ? [.vertical, .horizontal] : [finder.heads]
+    for orientation in orientations {
       var brightest = 0.0
       var outside = false
       for slot in slots {
