@@ -75,8 +75,9 @@ public struct Profile: Sendable, Equatable, Codable {
   public static let seed = Profile(name: "seed", thresholds: .seed)
 
   /// The project's best profile: what `traffic-light calibrate --from
-  /// profiles/untrained.json` fits to the shared datasets. CALIBRATION.md says what each
-  /// value is for and what its neighbours read.
+  /// profiles/untrained.json` fits to the shared datasets. It reads vertical lights: its
+  /// locator looks for vertical heads only (`oriented(_:)` turns it). CALIBRATION.md says
+  /// what each value is for and what its neighbours read.
   public static let `default` = Profile(
     name: "default", sigma: 2,
     thresholds: HSVThresholds(
@@ -94,7 +95,8 @@ public struct Profile: Sendable, Equatable, Codable {
           redVeto: HueRange(325, 35)),
         BrightnessFallback(margin: 0, floor: 0.7),
         RedVetoesGreen(),
-      ]))
+      ])
+  ).oriented(.vertical)
 
   /// This profile reading lights that run `orientation`: the grid's rows go that way, and a
   /// locator that finds lamps (`LitLampRegion`) looks only for heads running that way
