@@ -91,6 +91,40 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     #expect(fitted.problem == nil)
   }
 
+  /// The search reads an image as the pipeline does, its light located first: on crops with
+  /// margins of sky and a strip of foliage, the calibrator's readings are the evaluator's,
+  /// and differ from reading the crop whole (as the search once did).
+  @Test func calibrator_readsEachImageAsThePipeline_itsLightLocatedFirst() throws {
+    let folder = try temporaryFolder()
+    for color in SignalColor.byRestrictiveness {
+      try FileManager.default.createDirectory(
+        atPath: folder + "/" + color.rawValue, withIntermediateDirectories: true)
+      for k in 0..<2 {
+        var crop = RGBImage(width: 150, height: 210, fill: (150, 180, 220))
+        for y in 170..<210 {
+          for x in 0..<150 { crop[x, y] = (60, 140, 60) }
+        }
+        paste(syntheticLight(lit: color), into: &crop, x: 40 + 20 * k, y: 40 + 10 * k)
+        try writePNG(crop, to: folder + "/\(color.rawValue)/crop_\(k).png")
+      }
+    }
+    let images = try LabelledSet.load(folder)
+    func evaluated(_ profile: Profile) -> Confusion {
+      Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: profile))).evaluate(images, jobs: 1)
+        .confusion
+    }
+    let calibrator = Calibrator(start: .default)
+    let pipeline = evaluated(.default)
+    #expect(calibrator.confusion(.default, on: calibrator.prepare(images, name: "padded")) == pipeline)
+    #expect(pipeline.correct == images.count)
+    var whole = Profile.default
+    whole.locator = WholeRegion()
+    #expect(evaluated(whole) != pipeline)
+    #expect(
+      Calibrator(start: whole).confusion(whole, on: Calibrator(start: whole).prepare(images, name: "w"))
+        == evaluated(whole))
+  }
+
   @Test func calibrate_keepsTheStartsSplitAndFaintLampOrTheirAbsence_withWindowsFollowingTheThresholds()
     throws
   {

@@ -6,7 +6,9 @@ import TrafficLightKernels
 /// per-colour saturation floors and value floor, then the decider's (for a cascade, the
 /// vote's weights and each of its rules' own). Everything else stays as in the starting
 /// profile: the blur, the grid, the locator, which rules there are (a rule may be switched
-/// off by its axis, never added); each image is decoded and blurred once. Values tied to the
+/// off by its axis, never added); each image is decoded, its light located by the starting
+/// profile's locator, and that region blurred once, so that the search and its
+/// cross-validation read each image as `FramePipeline` reads it. Values tied to the
 /// thresholds (a rule's hue window) follow them (`Profile.tied`). The search is coordinate
 /// descent over each axis's grid, from the starting profile and from a few deterministic
 /// random starts, keeping the best. The score is the mean over the labelled sets of
@@ -15,16 +17,25 @@ import TrafficLightKernels
 /// `unknown`), so a small set counts as much as a large one and a red light read green costs
 /// as much as `redCalledGreenPenalty` other mistakes.
 public struct Calibrator: Sendable {
-  /// One labelled set, decoded and blurred.
+  /// One labelled set, decoded, located and blurred.
   public struct PreparedSet: Sendable {
     /// The set's name (its folder).
     public let name: String
-    let frames: [(blurred: RGBImage, truth: SignalColor)]
+    let frames: [Frame]
     /// Images that could not be decoded: left out of the fit.
     public let unreadable: [DecodeError]
 
     /// How many images were prepared.
     public var count: Int { frames.count }
+  }
+
+  /// One image as the search reads it: the located light's region blurred (nil when the
+  /// locator found none: the reading is `unknown`), the way its lamps run when the locator
+  /// said, and its label.
+  struct Frame: Sendable {
+    let blurred: RGBImage?
+    let orientation: Orientation?
+    let truth: SignalColor
   }
 
   /// The profile the search starts from.
@@ -42,20 +53,30 @@ public struct Calibrator: Sendable {
     self.start = start
   }
 
-  /// Decodes and blurs `images` with the starting profile's blur.
+  /// Decodes `images`, locates each one's light with the starting profile's locator, and
+  /// blurs that region with the starting profile's blur (as `FramePipeline` does).
   public func prepare(
     _ images: [LabelledImage], name: String, decoder: ImageDecoder = ImageDecoder(), jobs: Int = 1
   ) -> PreparedSet {
     let blur = GaussianBlur(sigma: start.sigma)
+    let locator = start.locator
     let results = OrderedParallelMap.map(count: images.count, jobs: jobs) {
-      i -> Result<RGBImage, DecodeError> in
-      Result { () throws(DecodeError) in blur.apply(to: try decoder.decode(fileAt: images[i].path).pixels) }
+      i -> Result<Frame, DecodeError> in
+      Result { () throws(DecodeError) in
+        let pixels = try decoder.decode(fileAt: images[i].path).pixels
+        let whole = PixelRegion(x: 0, y: 0, width: pixels.width, height: pixels.height)
+        guard pixels.width > 0 && pixels.height > 0,
+          let light = locator.locate(in: pixels, within: whole).first
+        else { return Frame(blurred: nil, orientation: nil, truth: images[i].truth) }
+        let region = light.box == whole ? pixels : pixels.cropped(to: light.box)
+        return Frame(blurred: blur.apply(to: region), orientation: light.orientation, truth: images[i].truth)
+      }
     }
-    var frames: [(RGBImage, SignalColor)] = []
+    var frames: [Frame] = []
     var unreadable: [DecodeError] = []
-    for (image, result) in zip(images, results) {
+    for result in results {
       switch result {
-      case .success(let blurred): frames.append((blurred, image.truth))
+      case .success(let frame): frames.append(frame)
       case .failure(let error): unreadable.append(error)
       }
     }
@@ -70,8 +91,14 @@ public struct Calibrator: Sendable {
     let classifier = HSVClassifier(thresholds: profile.thresholds)
     var confusion = Confusion()
     for (index, frame) in set.frames.enumerated() where selected(index) {
-      let samples = profile.grid.sample(blurred: frame.blurred, classifier: classifier)
-      confusion.add(truth: frame.truth, read: profile.decide(samples, on: profile.grid).color)
+      guard let blurred = frame.blurred else {
+        confusion.add(truth: frame.truth, read: .unknown)
+        continue
+      }
+      var grid = profile.grid
+      grid.orientation = frame.orientation ?? grid.orientation
+      let samples = grid.sample(blurred: blurred, classifier: classifier)
+      confusion.add(truth: frame.truth, read: profile.decide(samples, on: grid).color)
     }
     return confusion
   }
