@@ -184,9 +184,9 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
   }
 
   @Test func textAndCSV_sayWhichRuleNamedTheColour() throws {
-    let text = try traffic("classify", "SampleFrames/carpark-sequence/real_400_2.jpg")
+    let text = try traffic("classify", "SampleFrames/carpark-sequence/real_420_2.jpg")
     #expect(text.stdout.contains("  by brightnessFallback"), "\(text.stdout)")
-    let csv = try traffic("classify", "--format", "csv", "SampleFrames/carpark-sequence/real_400_2.jpg")
+    let csv = try traffic("classify", "--format", "csv", "SampleFrames/carpark-sequence/real_420_2.jpg")
     #expect(csv.stdout.hasSuffix(",brightnessFallback,,\n"), "\(csv.stdout)")
   }
 }

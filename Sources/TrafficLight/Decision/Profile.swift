@@ -81,18 +81,18 @@ public struct Profile: Sendable, Equatable, Codable {
   public static let `default` = Profile(
     name: "default", sigma: 2,
     thresholds: HSVThresholds(
-      saturationFloor: 0.4, valueFloor: 0.4,
-      green: HueRange(100, 200, saturationFloor: 0.4),
-      yellow: HueRange(35, 70, saturationFloor: 0.4),
-      red: HueRange(325, 35, saturationFloor: 0.4)),
+      saturationFloor: 0.4, valueFloor: 0.2,
+      green: HueRange(90, 195, saturationFloor: 0.4),
+      yellow: HueRange(15, 65, saturationFloor: 0.6),
+      red: HueRange(325, 15, saturationFloor: 0.4)),
     grid: SampleGrid(points: 9, columns: 9), locator: LitLampRegion(),
     decider: CascadeDecider(
-      positionWeight: 5, relativeBrightness: 0,
+      positionWeight: 5, relativeBrightness: 0.3,
       rules: [
-        WarmSplit(hue: 4, lower: 325, upper: 70, saturationFloor: 0.1, valueFloor: 0.4),
+        WarmSplit(hue: 20, lower: 325, upper: 65, saturationFloor: 0.1, valueFloor: 0.2),
         FaintLamp(
-          color: .green, lower: 100, upper: 200, saturationFloor: 0.1, valueFloor: 0.4, points: 3,
-          redVeto: HueRange(325, 35)),
+          color: .green, lower: 90, upper: 195, saturationFloor: 0.1, valueFloor: 0.2, points: 2,
+          redVeto: HueRange(325, 15)),
         BrightnessFallback(margin: 0, floor: 0.7),
         RedVetoesGreen(),
       ])
