@@ -43,6 +43,18 @@ TL_TARGET static void NAME(vertical)(
       STORE(out + i, s);
     }
   }
+  // The channels past the last whole vector: one more vector ending at the row's end, over
+  // channels already done (the same bits again), when the row holds a whole vector.
+  if (i < n && n >= LANES) {
+    i = n - LANES;
+    VEC s = ADD(SPLAT(bias), HIGH_PRODUCT(UP7(LOAD_BYTES(centre + i)), SPLAT(weights[0])));
+    for (int k = 1; k <= radius; k++) {
+      VEC pair = UP7(ADD(LOAD_BYTES(above[k] + i), LOAD_BYTES(below[k] + i)));
+      s = ADD(s, HIGH_PRODUCT(pair, SPLAT(weights[k])));
+    }
+    STORE(out + i, s);
+    i = n;
+  }
   for (; i < n; i++) out[i] = vertical_one(centre + i, above, below, i, radius, weights);
 }
 
@@ -75,6 +87,15 @@ TL_TARGET static void NAME(horizontal)(
         s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 3 * k), LOAD(p + 3 * k)), SPLAT(weights[k])));
       STORE_BYTES(out + i, DOWN7(s));
     }
+  }
+  if (i < n && n >= LANES) {
+    i = n - LANES;
+    const uint16_t *p = row + i;
+    VEC s = ADD(SPLAT(bias), HIGH_PRODUCT(LOAD(p), SPLAT(weights[0])));
+    for (int k = 1; k <= radius; k++)
+      s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 3 * k), LOAD(p + 3 * k)), SPLAT(weights[k])));
+    STORE_BYTES(out + i, DOWN7(s));
+    i = n;
   }
   for (; i < n; i++) out[i] = horizontal_one(row + i, 3, radius, weights);
 }
