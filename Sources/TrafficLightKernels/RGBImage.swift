@@ -108,10 +108,9 @@ public struct RGBImage: Sendable, Equatable {
     let rowBytes = region.width * 3
     return RGBImage(width: region.width, height: region.height) { out in
       read { source in
-        for row in 0..<region.height {
+        for row in 0..<region.height where rowBytes > 0 {
           let from = ((region.y + row) * width + region.x) * 3
-          let to = row * rowBytes
-          for i in 0..<rowBytes { out[to + i] = source[from + i] }
+          (out.baseAddress! + row * rowBytes).update(from: source.baseAddress! + from, count: rowBytes)
         }
       }
     }
