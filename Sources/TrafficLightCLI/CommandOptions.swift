@@ -68,12 +68,7 @@ struct CommandOptions: Equatable {
         options.sigma = try number(name, try value(), in: 0...50)
       case ("--points", _):
         options.points = try whole(name, try value(), in: 1...1000)
-      case ("--orientation", _):
-        let text = try value()
-        guard let orientation = Orientation(rawValue: text) else {
-          throw CommandError("--orientation must be auto, vertical or horizontal, not '\(text)'")
-        }
-        options.orientation = orientation
+      case ("--orientation", _): options.orientation = try Orientation.parsed(try value())
       case ("--roi", _): options.roi = try region(try value())
       case ("--labels", _): options.labels = try value()
       case ("--find-lights", _): options.findsLights = true
@@ -193,5 +188,15 @@ struct CommandOptions: Equatable {
 
   private static func clean(_ value: Double) -> String {
     value == value.rounded() ? String(Int(value)) : String(value)
+  }
+}
+
+extension Orientation {
+  /// The orientation `--orientation` names, or the error saying what it takes.
+  static func parsed(_ text: String) throws(CommandError) -> Orientation {
+    guard let orientation = Orientation(rawValue: text) else {
+      throw CommandError("--orientation must be auto, vertical or horizontal, not '\(text)'")
+    }
+    return orientation
   }
 }

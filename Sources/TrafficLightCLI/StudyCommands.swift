@@ -114,11 +114,7 @@ enum StudyCommand: String {
         options.profile = try scanner.value(of: "--from", inline: inline)
       case .option("--misses", _) where self == .evaluate: options.misses = true
       case .option("--orientation", let inline) where self == .evaluate:
-        let text = try scanner.value(of: "--orientation", inline: inline)
-        guard let orientation = Orientation(rawValue: text) else {
-          throw CommandError("--orientation must be auto, vertical or horizontal, not '\(text)'")
-        }
-        options.orientation = orientation
+        options.orientation = try Orientation.parsed(try scanner.value(of: "--orientation", inline: inline))
       case .option("--format", let inline) where self == .evaluate:
         options.format = try OutputFormat.parse(try scanner.value(of: "--format", inline: inline))
         if options.format == .csv { throw CommandError("evaluate writes text or jsonl") }
