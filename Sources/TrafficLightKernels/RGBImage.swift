@@ -96,7 +96,8 @@ public struct RGBImage: Sendable, Equatable {
     bytes.withUnsafeMutableBufferPointer { body($0) }
   }
 
-  /// The pixels inside `region`, which must lie inside the image.
+  /// The pixels inside `region`, which must lie inside the image: the image itself, not a
+  /// copy, when `region` is all of it.
   ///
   /// Complexity: O(region.width * region.height).
   public func cropped(to region: PixelRegion) -> RGBImage {

@@ -92,9 +92,7 @@ public struct LitLampRegion: LightLocator {
   /// The found light's housing, or the region itself.
   public func locate(in image: RGBImage, within region: PixelRegion) -> [LocatedLight] {
     guard region.width * region.height <= largestSearched else { return [LocatedLight(box: region)] }
-    let crop =
-      region == PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
-      ? image : image.cropped(to: region)
+    let crop = image.cropped(to: region)
     // The most restrictive lamp found decides where to look, so that a green glint never
     // draws the reading away from a red lamp; a lamp far smaller than the region is not the
     // light it was cut around (a glint, a distant light, LEDs seen as dots), and leaves the

@@ -45,7 +45,7 @@ public struct FramePipeline: Sendable {
       }
       return FrameResult(decision: profile.decide(samples, on: grid), region: area)
     }
-    let blurred = blur.apply(to: box == whole ? image : image.cropped(to: box))
+    let blurred = blur.apply(to: image.cropped(to: box))
     let samples = grid.sample(blurred: blurred, classifier: classifier)
     return FrameResult(
       decision: profile.decide(samples, on: grid), region: area,

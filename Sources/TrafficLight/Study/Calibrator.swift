@@ -68,8 +68,9 @@ public struct Calibrator: Sendable {
         guard pixels.width > 0 && pixels.height > 0,
           let light = locator.locate(in: pixels, within: whole).first
         else { return Frame(blurred: nil, orientation: nil, truth: images[i].truth) }
-        let region = light.box == whole ? pixels : pixels.cropped(to: light.box)
-        return Frame(blurred: blur.apply(to: region), orientation: light.orientation, truth: images[i].truth)
+        return Frame(
+          blurred: blur.apply(to: pixels.cropped(to: light.box)), orientation: light.orientation,
+          truth: images[i].truth)
       }
     }
     var frames: [Frame] = []
