@@ -22,8 +22,8 @@ struct CommandOptions: Equatable {
   var findsLights = false
   /// Read each image as one light, even a large one (by default those are searched).
   var readsWhole = false
-  /// The least confidence of a light found in a frame.
-  var lightConfidence = 0.0
+  /// The least confidence of a light found in a frame; `nil` keeps the profile finder's.
+  var lightConfidence: Double?
   /// Worker threads; `nil` means one per core.
   var jobs: Int?
   var output: String?

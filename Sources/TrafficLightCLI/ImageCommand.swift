@@ -34,12 +34,16 @@ enum ImageCommand {
       --find-lights            search every image for lit traffic lights, as a frame (a
                                dashcam frame, a street photo); the image's colour is the
                                light that matters (the most restrictive colour among them,
-                               then the most confident); jsonl lists every light found. By
+                               then the most confident); jsonl lists every light found.
+                               The search is the profile's lamp finder (its litLamp
+                               locator's; seed has none and uses default's), looking for
+                               heads of both ways unless --orientation says one. By
                                default images over 512x512 pixels are searched so, and
                                smaller ones are read as the crop of one light
       --whole-image            read every image as the crop of one light, whatever its size
-      --light-confidence C     keep only lights found at least C sure, 0 to 1 (default 0:
-                               all; 'evaluate' on frames with boxes shows what each keeps)
+      --light-confidence C     keep only lights found at least C sure, 0 to 1 (default:
+                               the profile's, 0 for seed and default: all; 'evaluate' on
+                               frames with boxes shows what each keeps)
       --jobs N                 threads (default: one per core); results stay in order
       -o, --output FILE        write results to FILE instead of stdout, atomically: FILE is
                                replaced only by a complete file
@@ -153,9 +157,8 @@ enum ImageCommand {
       }
     }
     let images = inputs.map(\.path)
-    var finder = LampFinder()
-    finder.minimumConfidence = options.lightConfidence
-    if let orientation = options.orientation { finder.heads = orientation }
+    var finder = profile.frameFinder(heads: options.orientation ?? .auto)
+    finder.minimumConfidence = options.lightConfidence ?? finder.minimumConfidence
     var regions =
       options.readsWhole
       ? RegionSource.wholeImage : .framesOrCrops(finder, largestCrop: RegionSource.largestCrop)

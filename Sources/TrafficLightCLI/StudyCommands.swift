@@ -208,8 +208,7 @@ enum StudyCommand: String {
       if BoxedFrames.isBoxedFolder(folder) {
         let frames: [BoxedFrame]
         do { frames = try BoxedFrames.load(folder) } catch { throw CommandError(error) }
-        var finder = LampFinder()
-        if let orientation = options.orientation { finder.heads = orientation }
+        let finder = profile.frameFinder(heads: options.orientation ?? .auto)
         Self.reportFrames(
           FrameEvaluator(finder: finder).evaluate(frames, jobs: jobs), folder: folder, options,
           console: &console)

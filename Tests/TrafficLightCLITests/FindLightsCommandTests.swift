@@ -105,6 +105,48 @@ import TrafficLightTestSupport
     #expect(bad.status == 64 && bad.stderr.contains("--orientation must be auto, vertical or horizontal"))
   }
 
+  @Test func profilesFinder_isTheOneFramesAreSearchedWith() throws {
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+    try writePNG(syntheticFrame([(.red, 30, 40), (.green, 250, 50)]), to: folder + "/frames/a.png")
+    try "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\na.png,green,250,50,280,140\n".write(
+      toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
+    // A finder whose red window is empty (red lamps are not lit pixels) and that keeps only
+    // lights at least 0.5 sure; its crops read vertical lights.
+    let profile = """
+      {"name": "no-red", "orientation": "vertical",
+       "locator": {"kind": "litLamp", "finder": {"heads": "vertical", "minimumConfidence": 0.5,
+         "thresholds": {"saturationFloor": 0.4, "valueFloor": 0.508, "green": {"lower": 95, "upper": 195},
+           "yellow": {"lower": 18, "upper": 70}, "red": {"lower": 330, "upper": 331}}}},
+       "thresholds": {"saturationFloor": 0.4, "green": {"lower": 95, "upper": 195},
+         "yellow": {"lower": 18, "upper": 70}, "red": {"lower": 330, "upper": 18}}}
+      """
+    try profile.write(toFile: folder + "/p.json", atomically: true, encoding: .utf8)
+    let run = try traffic(
+      "classify", "--find-lights", "--profile", folder + "/p.json", "--format", "jsonl",
+      folder + "/frames/a.png")
+    #expect(run.status == 0, "\(run.stderr)")
+    let lights = try #require(try jsonObjects(run.stdout).first?["lights"] as? [[String: Any]])
+    #expect(lights.compactMap { $0["color"] as? String } == ["green"], "\(run.stdout)")
+    #expect(lights.allSatisfy { ($0["confidence"] as? Double ?? 0) >= 0.5 })
+    let evaluated = try traffic("evaluate", "--profile", folder + "/p.json", folder).stdout
+    #expect(evaluated.contains("lights found: 1 of 2 (50.0%)"), "\(evaluated)")
+    #expect(try traffic("evaluate", folder).stdout.contains("lights found: 2 of 2 (100.0%)"))
+    // --light-confidence, when given, takes the place of the finder's own.
+    let all = try traffic(
+      "classify", "--find-lights", "--profile", folder + "/p.json", "--light-confidence", "0", "--format",
+      "jsonl", folder + "/frames/a.png")
+    #expect(all.stdout.contains("\"color\":\"green\""), "\(all.stdout)")
+    // The finder looks for both ways in a frame whatever way the profile's crops run.
+    var turned = syntheticFrame()
+    paste(turnedToHorizontal(syntheticLight(lit: .green)), into: &turned, x: 160, y: 140)
+    try writePNG(turned, to: folder + "/turned.png")
+    let sideways = try traffic(
+      "classify", "--find-lights", "--profile", folder + "/p.json", "--format", "jsonl",
+      folder + "/turned.png")
+    #expect(sideways.stdout.contains("\"orientation\":\"horizontal\""), "\(sideways.stdout)")
+  }
+
   @Test func evaluate_boxedFrames_reportsFoundFalseAndColours() throws {
     let folder = try temporaryFolder()
     try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)

@@ -98,6 +98,16 @@ public struct Profile: Sendable, Equatable, Codable {
       ])
   ).oriented(.vertical)
 
+  /// The finder this profile searches whole frames with: its locator's
+  /// (`LitLampRegion.finder`, the same notion of a lit lamp as in a crop) or, for a locator
+  /// that finds no lamps, `LampFinder()`; looking for heads that run `heads` (a frame may
+  /// hold lights of both ways, so `auto` by default, whatever way the locator's crops run).
+  public func frameFinder(heads: Orientation = .auto) -> LampFinder {
+    var finder = (locator as? LitLampRegion)?.finder ?? LampFinder()
+    finder.heads = heads
+    return finder
+  }
+
   /// This profile reading lights that run `orientation`: the grid's rows go that way, and a
   /// locator that finds lamps (`LitLampRegion`) looks only for heads running that way
   /// (`auto`: the grid tells a region's way by its shape, and the locator looks for both).
