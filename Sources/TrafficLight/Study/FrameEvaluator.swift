@@ -127,21 +127,22 @@ public struct FrameEvaluator: Sendable {
     return Report(outcomes: outcomes)
   }
 
-  /// For each labelled box, the most confident light that found it and no earlier box took:
-  /// a light finds a housing box when its box's centre lies inside it, and a lamp box when its
-  /// box holds the lamp's centre.
+  /// For each labelled box, the most confident light that found it: a light finds a housing
+  /// box when its box's centre lies inside it, and no earlier housing box took it (a light is
+  /// one housing); it finds a lamp box when its box holds the lamp's centre, whatever other
+  /// lamp boxes it holds (the lit lamps of one head, a red lamp and an arrow beside it, are
+  /// all found with their housing).
   public static func match(_ lights: [FoundLight], to boxes: [LabelledBox]) -> [Int?] {
     var taken = Set<Int>()
     return boxes.map { label in
       let found = lights.indices.first { index in
-        guard !taken.contains(index) else { return false }
         let box = lights[index].box
         switch label.kind {
-        case .light: return label.box.holdsCentre(of: box)
+        case .light: return !taken.contains(index) && label.box.holdsCentre(of: box)
         case .lamp: return box.holdsCentre(of: label.box)
         }
       }
-      if let found { taken.insert(found) }
+      if let found, label.kind == .light { taken.insert(found) }
       return found
     }
   }
