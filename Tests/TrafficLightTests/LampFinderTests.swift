@@ -33,6 +33,27 @@ import TrafficLightTestSupport
     #expect((100..<190).contains(cx) && (60..<90).contains(cy), "\(lights[0].box)")
   }
 
+  @Test func pitch_isTheLampsWidth_whenAHaloLengthensItsPatch() throws {
+    // A thin horizontal head against the sky (lamps 10 pixels apart, housing 10 tall) with its
+    // green lamp lit at the right end, its patch smeared 8 wide by 14 tall. Measured from the
+    // patch's height, the lamp two back would sit off the housing's end, on the sky.
+    var frame = RGBImage(width: 200, height: 160, fill: (200, 210, 230))
+    for y in 100..<110 {
+      for x in 100..<140 { frame[x, y] = (25, 25, 25) }
+    }
+    for y in 98..<112 {
+      for x in 131..<139 { frame[x, y] = (0, 255, 180) }
+    }
+    var finder = LampFinder()
+    finder.heads = .horizontal
+    finder.halvings = 0
+    let lights = finder.find(in: frame)
+    try #require(lights.count == 1, "\(lights)")
+    #expect(lights[0].color == .green)
+    let box = lights[0].box
+    #expect(box.x <= 120 && box.x + box.width > 120 && box.y <= 105 && box.y + box.height > 105, "\(box)")
+  }
+
   @Test func heads_restrictTheSearch_toLightsRunningThatWay() throws {
     var frame = syntheticFrame()
     paste(syntheticLight(lit: .red), into: &frame, x: 20, y: 20)
@@ -242,8 +263,8 @@ struct LampFinderSharedFramesTests {
   }
 
   @Test(arguments: [
-    ("cinta", Orientation.auto, 0.5, 1.6), ("cinta", .vertical, 0.5, 0.9), ("kr", .auto, 0.62, 2.2),
-    ("kr", .horizontal, 0.61, 1.5),
+    ("cinta", Orientation.auto, 0.52, 1.3), ("cinta", .vertical, 0.51, 0.7), ("kr", .auto, 0.74, 1.8),
+    ("kr", .horizontal, 0.75, 1.3),
   ])
   func realPhotos_findAtLeastAsManyAsNow(
     folder: String, heads: Orientation, found: Double, falsePerFrame: Double
@@ -260,7 +281,7 @@ struct LampFinderSharedFramesTests {
 
   /// The frames with every labelled light painted black show no light: as many as now read
   /// `unknown` (the simulator's misses are lights its labels leave out; the issue asks all).
-  @Test(arguments: [("sim", Orientation.auto, 0.9), ("cinta", .auto, 0.45), ("cinta", .vertical, 0.58)])
+  @Test(arguments: [("sim", Orientation.auto, 0.9), ("cinta", .auto, 0.5), ("cinta", .vertical, 0.6)])
   func framesWithTheirLightsBlackedOut_readUnknown(folder: String, heads: Orientation, share: Double) throws {
     var finder = LampFinder()
     finder.heads = heads

@@ -75,7 +75,8 @@ public struct Profile: Sendable, Equatable, Codable {
   public static let seed = Profile(name: "seed", thresholds: .seed)
 
   /// The project's best profile: what `traffic-light calibrate --from
-  /// profiles/untrained.json` fits to the shared datasets. It reads vertical lights: its
+  /// profiles/untrained.json` fitted to the shared datasets (with the lamp finder of the
+  /// time, CALIBRATION.md). It reads vertical lights: its
   /// locator looks for vertical heads only (`oriented(_:)` turns it). CALIBRATION.md says
   /// what each value is for and what its neighbours read.
   public static let `default` = Profile(

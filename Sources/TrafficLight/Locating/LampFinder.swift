@@ -50,7 +50,9 @@ public struct LampFinder: Sendable, Codable, Equatable {
   public var minimumArea = 4
   /// The most an unlit lamp's mean brightness may be, as a share of the lit lamp's.
   public var unlitRatio = 0.55
-  /// The distance between neighbouring lamps' centres, in lamp diameters.
+  /// The distance between neighbouring lamps' centres, in lamp diameters; a lamp's diameter
+  /// is its lit patch's width, across the light whatever way the lamps run, since visors
+  /// shade lamps from above and halos spread them down.
   public var lampPitch = 1.25
   /// The most halvings of the image searched besides the image itself.
   public var halvings = 2
@@ -302,7 +304,6 @@ private struct LampPlane {
     guard d <= Double(max(width, height)) / 3 else { return nil }
     let (cx, cy) = (Double(patch.minX) + Double(bw) / 2, Double(patch.minY) + Double(bh) / 2)
     let lampValue = max(Double(patch.valueSum) / Double(patch.area), 1)
-    let pitch = finder.lampPitch * d
     // Where the unlit lamps are, in pitches from the lit one, by the lamp order.
     let slots: [Double] =
       switch patch.color {
@@ -312,6 +313,9 @@ private struct LampPlane {
       }
     let orientations: [Orientation] = finder.heads == .auto ? [.vertical, .horizontal] : [finder.heads]
     for orientation in orientations {
+      // The patch's width is the lamp's diameter: a visor cuts its top off, a halo or a
+      // smear lengthens it downwards, in heads of either way.
+      let pitch = finder.lampPitch * Double(bw)
       var brightest = 0.0
       var outside = false
       for slot in slots {
