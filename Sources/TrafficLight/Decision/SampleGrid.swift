@@ -87,6 +87,14 @@ public struct SampleGrid: Sendable, Equatable, Hashable {
     return result
   }
 
+  /// This grid turned to `orientation` (the way a located light's lamps run), or as it is
+  /// for `nil` (the locator did not say).
+  public func turned(_ orientation: Orientation?) -> SampleGrid {
+    var grid = self
+    grid.orientation = orientation ?? grid.orientation
+    return grid
+  }
+
   /// The pixel coordinates read, in order: see `positions`.
   public func coordinates(width: Int, height: Int) -> [(x: Int, y: Int)] {
     positions(width: width, height: height).map { (x: $0.x, y: $0.y) }

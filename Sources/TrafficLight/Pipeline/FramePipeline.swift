@@ -28,14 +28,10 @@ public struct FramePipeline: Sendable {
   /// Complexity: O(pixels of the region * blur radius).
   public func classify(_ image: RGBImage, region: PixelRegion? = nil, keepingMap: Bool = false) -> FrameResult
   {
-    let whole = PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
-    guard let area = (region ?? whole).clipped(toWidth: image.width, height: image.height),
-      let light = profile.locator.locate(in: image, within: area).first
-    else {
+    guard let (area, light) = locate(in: image, region: region) else {
       return FrameResult(decision: .empty, region: nil)
     }
-    var grid = profile.grid
-    grid.orientation = light.orientation ?? grid.orientation
+    let grid = profile.grid.turned(light.orientation)
     let box = light.box
     if !keepingMap && !usesFullFrame && sparsePathIsCheaper(for: box, grid: grid) {
       // The sparse path: blur and classify the sampled pixels only.
@@ -50,6 +46,19 @@ public struct FramePipeline: Sendable {
     return FrameResult(
       decision: profile.decide(samples, on: grid), region: area,
       map: keepingMap ? classifier.classify(blurred) : nil)
+  }
+
+  /// The light the profile's locator places in `region` of `image` (clipped to the image;
+  /// the whole image when `nil`), with the clipped region; `nil` when the region holds no
+  /// pixel of the image or the locator places no light.
+  public func locate(in image: RGBImage, region: PixelRegion? = nil) -> (
+    area: PixelRegion, light: LocatedLight
+  )? {
+    let whole = PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
+    guard let area = (region ?? whole).clipped(toWidth: image.width, height: image.height),
+      let light = profile.locator.locate(in: image, within: area).first
+    else { return nil }
+    return (area, light)
   }
 
   /// Reads the pixels a decoder gave (the region it decoded, placed where it lies).

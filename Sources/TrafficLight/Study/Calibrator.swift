@@ -58,18 +58,16 @@ public struct Calibrator: Sendable {
   public func prepare(
     _ images: [LabelledImage], name: String, decoder: ImageDecoder = ImageDecoder(), jobs: Int = 1
   ) -> PreparedSet {
-    let blur = GaussianBlur(sigma: start.sigma)
-    let locator = start.locator
+    let pipeline = FramePipeline(profile: start)
     let results = OrderedParallelMap.map(count: images.count, jobs: jobs) {
       i -> Result<Frame, DecodeError> in
       Result { () throws(DecodeError) in
         let pixels = try decoder.decode(fileAt: images[i].path).pixels
-        let whole = PixelRegion(x: 0, y: 0, width: pixels.width, height: pixels.height)
-        guard pixels.width > 0 && pixels.height > 0,
-          let light = locator.locate(in: pixels, within: whole).first
-        else { return Frame(blurred: nil, orientation: nil, truth: images[i].truth) }
+        guard let (_, light) = pipeline.locate(in: pixels) else {
+          return Frame(blurred: nil, orientation: nil, truth: images[i].truth)
+        }
         return Frame(
-          blurred: blur.apply(to: pixels.cropped(to: light.box)), orientation: light.orientation,
+          blurred: pipeline.blur.apply(to: pixels.cropped(to: light.box)), orientation: light.orientation,
           truth: images[i].truth)
       }
     }
@@ -96,8 +94,7 @@ public struct Calibrator: Sendable {
         confusion.add(truth: frame.truth, read: .unknown)
         continue
       }
-      var grid = profile.grid
-      grid.orientation = frame.orientation ?? grid.orientation
+      let grid = profile.grid.turned(frame.orientation)
       let samples = grid.sample(blurred: blurred, classifier: classifier)
       confusion.add(truth: frame.truth, read: profile.decide(samples, on: grid).color)
     }
