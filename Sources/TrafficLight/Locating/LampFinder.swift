@@ -183,54 +183,37 @@ extension RGBImage {
 private struct LampPlane {
   let width: Int
   let height: Int
-  /// Each pixel's largest channel.
-  var value: [UInt8]
+  /// The blurred image the plane was made from.
+  let pixels: RGBImage
   /// Each pixel's lamp colour: 0 none, 1 red, 2 yellow, 3 green.
   var colorCode: [UInt8]
-  /// `(width + 1) * (height + 1)` sums of `value` above and left of each corner, modulo 2^32.
-  var sums: [Int32]
 
   static let colors: [SignalColor] = [.red, .yellow, .green]
 
   init(_ image: RGBImage, classifier: HSVClassifier) {
     width = image.width
     height = image.height
-    let (width, height) = (self.width, self.height)
-    var value = [UInt8](repeating: 0, count: width * height)
-    var sums = [Int32](repeating: 0, count: (width + 1) * (height + 1))
-    image.read { bytes in
-      value.withUnsafeMutableBufferPointer { value in
-        sums.withUnsafeMutableBufferPointer { sums in
-          for y in 0..<height {
-            var row: Int32 = 0
-            let (above, here) = (y * (width + 1), (y + 1) * (width + 1))
-            for x in 0..<width {
-              let i = y * width + x
-              let high = max(bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
-              value[i] = high
-              row &+= Int32(high)
-              sums[here + x + 1] = sums[above + x + 1] &+ row
-            }
-          }
-        }
-      }
-    }
-    self.value = value
+    pixels = image
     // PixelClass is a UInt8 enum of the same codes: its array's bytes are the codes.
-    self.colorCode = classifier.classify(image).classes.withUnsafeBytes { Array($0) }
-    self.sums = sums
+    colorCode = classifier.classify(image).classes.withUnsafeBytes { Array($0) }
   }
 
-  /// The mean brightness of rows `y0..<y1` and columns `x0..<x1` clipped to the plane, or nil
-  /// when nothing of it is inside.
+  /// The mean brightness (largest channel) of rows `y0..<y1` and columns `x0..<x1` clipped to
+  /// the plane, or nil when nothing of it is inside. Summed where asked: a frame's few
+  /// candidate lamps ask for a few small squares, far fewer pixels than the frame.
   func meanValue(x0: Int, x1: Int, y0: Int, y1: Int) -> Double? {
     let (x0, x1, y0, y1) = (max(0, x0), min(width, x1), max(0, y0), min(height, y1))
     guard x1 > x0, y1 > y0 else { return nil }
-    let w = width + 1
-    // A box's sum is below 2^32 for boxes of up to 16 million pixels, so it comes out right
-    // from corner sums that wrapped.
-    let total = Int(
-      UInt32(bitPattern: sums[y1 * w + x1] &- sums[y0 * w + x1] &- sums[y1 * w + x0] &+ sums[y0 * w + x0]))
+    let width = self.width
+    let total = pixels.read { bytes in
+      var total = 0
+      for y in y0..<y1 {
+        for i in (y * width + x0)..<(y * width + x1) {
+          total += Int(max(bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2]))
+        }
+      }
+      return total
+    }
     return Double(total) / Double((x1 - x0) * (y1 - y0))
   }
 
@@ -248,7 +231,7 @@ private struct LampPlane {
     var patches: [Patch] = []
     var stack: [Int] = []
     let (width, height) = (self.width, self.height)
-    value.withUnsafeBufferPointer { value in
+    pixels.read { bytes in
       codes.withUnsafeMutableBufferPointer { codes in
         for start in 0..<(width * height) where codes[start] != 0 {
           let code = codes[start]
@@ -260,7 +243,7 @@ private struct LampPlane {
           while let i = stack.popLast() {
             let (x, y) = (i % width, i / width)
             patch.area += 1
-            patch.valueSum += Int(value[i])
+            patch.valueSum += Int(max(bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2]))
             patch.minX = min(patch.minX, x)
             patch.maxX = max(patch.maxX, x)
             patch.minY = min(patch.minY, y)
