@@ -178,8 +178,7 @@ extension RGBImage {
   }
 }
 
-/// One scale of the search: each pixel's brightness and lamp colour, and the brightness's
-/// summed-area table for box means.
+/// One scale of the search: the blurred pixels and each one's lamp colour.
 private struct LampPlane {
   let width: Int
   let height: Int
