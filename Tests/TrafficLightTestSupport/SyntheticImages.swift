@@ -42,6 +42,13 @@ package func turnedToHorizontal(_ light: RGBImage) -> RGBImage {
   return turned
 }
 
+/// Paints the pixels of columns `x` and rows `y` of `image` one colour.
+package func paint(_ color: (UInt8, UInt8, UInt8), x: Range<Int>, y: Range<Int>, in image: inout RGBImage) {
+  for row in y {
+    for column in x { image[column, row] = color }
+  }
+}
+
 package func paste(_ light: RGBImage, into frame: inout RGBImage, x: Int, y: Int) {
   for row in 0..<light.height {
     for column in 0..<light.width { frame[x + column, y + row] = light[column, row] }

@@ -38,12 +38,8 @@ import TrafficLightTestSupport
     // green lamp lit at the right end, its patch smeared 8 wide by 14 tall. Measured from the
     // patch's height, the lamp two back would sit off the housing's end, on the sky.
     var frame = RGBImage(width: 200, height: 160, fill: (200, 210, 230))
-    for y in 100..<110 {
-      for x in 100..<140 { frame[x, y] = (25, 25, 25) }
-    }
-    for y in 98..<112 {
-      for x in 131..<139 { frame[x, y] = (0, 255, 180) }
-    }
+    paint((25, 25, 25), x: 100..<140, y: 100..<110, in: &frame)
+    paint((0, 255, 180), x: 131..<139, y: 98..<112, in: &frame)
     var finder = LampFinder()
     finder.heads = .horizontal
     finder.halvings = 0
@@ -291,9 +287,7 @@ struct LampFinderSharedFramesTests {
       var image = try ImageDecoder().decode(fileAt: frame.path).pixels
       for label in frame.boxes {
         guard let box = label.box.clipped(toWidth: image.width, height: image.height) else { continue }
-        for y in box.y..<(box.y + box.height) {
-          for x in box.x..<(box.x + box.width) { image[x, y] = (0, 0, 0) }
-        }
+        paint((0, 0, 0), x: box.x..<(box.x + box.width), y: box.y..<(box.y + box.height), in: &image)
       }
       if LampFinder.lightThatMatters(in: finder.find(in: image)) == nil { unknown += 1 }
     }
@@ -459,12 +453,8 @@ struct LampFinderSharedFramesTests {
   @Test func keepsTheRegionWhole_whenTheOnlyLampIsFarSmallerThanIt() throws {
     var frame = RGBImage(width: 120, height: 240, fill: (150, 180, 220))
     // A dark 4x12 housing with a 4-pixel green "lamp": a glint, a thirtieth of the region.
-    for y in 100..<112 {
-      for x in 50..<54 { frame[x, y] = (20, 20, 20) }
-    }
-    for y in 108..<110 {
-      for x in 51..<53 { frame[x, y] = (0, 255, 150) }
-    }
+    paint((20, 20, 20), x: 50..<54, y: 100..<112, in: &frame)
+    paint((0, 255, 150), x: 51..<53, y: 108..<110, in: &frame)
     let region = PixelRegion(x: 0, y: 0, width: 120, height: 240)
     #expect(LitLampRegion().locate(in: frame, within: region) == [LocatedLight(box: region)])
   }
