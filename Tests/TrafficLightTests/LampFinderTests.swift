@@ -296,6 +296,13 @@ struct LampFinderSharedFramesTests {
 }
 
 @Suite struct LampFinderScaleTests {
+  @Test func halved_ofAnImageOnePixelWideOrHigh_isEmpty() {
+    for (width, height) in [(1, 6), (6, 1), (1, 1), (0, 0)] {
+      let half = RGBImage(width: width, height: height, fill: (9, 9, 9)).halved()
+      #expect(half.width == width / 2 && half.height == height / 2)
+    }
+  }
+
   @Test func halved_isTheRoundedMeanOfEach2x2Block() {
     var generator = SeededGenerator(seed: 5)
     let image = RGBImage(

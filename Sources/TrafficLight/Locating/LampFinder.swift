@@ -157,19 +157,21 @@ extension RGBImage {
   package func halved() -> RGBImage {
     let (w, h) = (width / 2, height / 2)
     let stride = width * 3
+    guard w > 0 && h > 0 else { return RGBImage(width: w, height: h) }
     return read { source in
       RGBImage(width: w, height: h) { target in
         for y in 0..<h {
           let top = 2 * y * stride
           let out = y * w * 3
+          let (upper, lower) = (source.baseAddress! + top, source.baseAddress! + top + stride)
+          let row = target.baseAddress! + out
           for x in 0..<w {
-            let s = top + 6 * x
-            let t = out + 3 * x
+            let (s, t) = (6 * x, 3 * x)
             for c in 0..<3 {
               let sum =
-                Int(source[s + c]) + Int(source[s + c + 3]) + Int(source[s + c + stride])
-                + Int(source[s + c + stride + 3])
-              target[t + c] = UInt8(truncatingIfNeeded: (sum + 2) >> 2)
+                UInt16(upper[s + c]) &+ UInt16(upper[s + c + 3]) &+ UInt16(lower[s + c])
+                &+ UInt16(lower[s + c + 3]) &+ 2
+              row[t + c] = UInt8(truncatingIfNeeded: sum >> 2)
             }
           }
         }
