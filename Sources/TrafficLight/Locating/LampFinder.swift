@@ -201,7 +201,10 @@ private struct LampPlane {
 
   /// The mean brightness (largest channel) of rows `y0..<y1` and columns `x0..<x1` clipped to
   /// the plane, or nil when nothing of it is inside. Summed where asked: a frame's few
-  /// candidate lamps ask for a few small squares, far fewer pixels than the frame.
+  /// candidate lamps ask for a few small squares, far fewer pixels than the frame. (At worst,
+  /// a candidate asks four squares of its patch's longer side, and its disjoint patch covers
+  /// at least a fifth of that square: all of a plane's asks add up to at most twenty times
+  /// its pixels.)
   func meanValue(x0: Int, x1: Int, y0: Int, y1: Int) -> Double? {
     let (x0, x1, y0, y1) = (max(0, x0), min(width, x1), max(0, y0), min(height, y1))
     guard x1 > x0, y1 > y0 else { return nil }
