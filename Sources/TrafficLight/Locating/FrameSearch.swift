@@ -22,11 +22,20 @@ extension LampFinder {
   public func find(
     inImageData bytes: [UInt8], name: String = "<memory>", decoder: ImageDecoder = ImageDecoder()
   ) throws(DecodeError) -> (lights: [FoundLight], damage: String?) {
+    let search = try searched(inImageData: bytes, name: name, decoder: decoder)
+    return (search.lights, search.damage)
+  }
+
+  /// `find(inImageData:name:decoder:)`, with the full-size pixels when the search decoded
+  /// them (a frame searched at full size), so that a caller wanting them too decodes once.
+  func searched(inImageData bytes: [UInt8], name: String, decoder: ImageDecoder) throws(DecodeError) -> (
+    lights: [FoundLight], damage: String?, fullSize: RGBImage?
+  ) {
     let size = try decoder.displayedSize(of: bytes, name: name)
     let denominator = searchDenominator(width: size.width, height: size.height)
     guard denominator > 1 else {
       let decoded = try decoder.decode(bytes, name: name)
-      return (find(in: decoded.pixels), decoded.damage)
+      return (find(in: decoded.pixels), decoded.damage, decoded.pixels)
     }
     let (reduced, damage) = try decoder.decodeReduced(bytes, name: name, denominator: denominator)
     var lights: [FoundLight] = []
@@ -46,7 +55,7 @@ extension LampFinder {
       }
       lights.append(second ?? first)
     }
-    return (Self.keepingOnePerLight(lights), damage)
+    return (Self.keepingOnePerLight(lights), damage, nil)
   }
 }
 

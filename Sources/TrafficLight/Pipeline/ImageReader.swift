@@ -84,28 +84,19 @@ public struct ImageReader: Sendable {
   }
 
   /// The lights `finder` finds in the image file `bytes` from `path`
-  /// (`LampFinder.find(inImageData:name:decoder:)`), with its picture when maps are kept. An
-  /// image searched at full size is decoded once for both.
+  /// (`LampFinder.find(inImageData:name:decoder:)`), with its picture when maps are kept,
+  /// drawn on the search's own decode when it was at full size.
   private func readingLights(of bytes: [UInt8], path: String, finder: LampFinder) throws(DecodeError)
     -> ImageReading
   {
-    var full: DecodedImage?
-    let lights: [FoundLight]
-    let damage: String?
-    let size = try decoder.displayedSize(of: bytes, name: path)
-    if keepingMaps && finder.searchDenominator(width: size.width, height: size.height) == 1 {
-      // What find(inImageData:) does at full size, keeping the decode for the picture.
-      let decoded = try decoder.decode(bytes, name: path)
-      (full, lights, damage) = (decoded, finder.find(in: decoded.pixels), decoded.damage)
-    } else {
-      (lights, damage) = try finder.find(inImageData: bytes, name: path, decoder: decoder)
-    }
+    let (lights, damage, fullSize) = try finder.searched(inImageData: bytes, name: path, decoder: decoder)
     var reading = ImageReading(
       path: path, outcome: .success(lights.map(RegionReading.init(found:))), damage: damage)
     reading.searchedForLights = true
     if keepingMaps {
-      if full == nil { full = try decoder.decode(bytes, name: path) }
-      reading.picture = FoundLightsPicture.render(full!.pixels, lights: lights)
+      var pixels = fullSize
+      if pixels == nil { pixels = try decoder.decode(bytes, name: path).pixels }
+      reading.picture = FoundLightsPicture.render(pixels!, lights: lights)
     }
     return reading
   }
