@@ -3,13 +3,18 @@ import TrafficLightKernels
 
 /// `evaluate`'s report on a folder of whole frames with boxes.
 extension StudyCommand {
-  /// The confidence thresholds the frame report gives lights found against false lights at
-  /// (a lit lamp's confidence is at least 0.45: its unlit lamps are at most 0.55 of it).
-  static let lightThresholds = [0, 0.5, 0.6, 0.7, 0.8, 0.9]
+  /// The confidence thresholds the frame report gives lights found against false lights at:
+  /// the finder's own least confidence, then each tenth above it (lights below the finder's
+  /// least were never found).
+  static func lightThresholds(from least: Double) -> [Double] {
+    [least] + (1...9).map { Double($0) / 10 }.filter { $0 > least + 1e-9 }
+  }
 
   static func reportFrames(
-    _ report: FrameEvaluator.Report, folder: String, _ options: Options, console: inout Console
+    _ report: FrameEvaluator.Report, folder: String, leastConfidence: Double, _ options: Options,
+    console: inout Console
   ) {
+    let lightThresholds = Self.lightThresholds(from: leastConfidence)
     for outcome in report.outcomes {
       if let failure = outcome.failure { console.err("Error: \(failure)") }
     }
@@ -32,7 +37,7 @@ extension StudyCommand {
         "coverage",
         array: report.coverage(at: lightThresholds).map { point in
           var object = JSONLine()
-          object.add("minimumConfidence", point.minimumConfidence)
+          object.add("minimumConfidence", ReportFormatter.rounded(point.minimumConfidence))
           object.add("found", point.found)
           object.add("falseLights", point.falseLights)
           object.add("redReadGreen", point.redReadGreen)
@@ -72,12 +77,39 @@ extension StudyCommand {
     for point in coverage {
       let perFrame = frames == 0 ? 0 : Double(point.falseLights) / Double(frames)
       lines.append(
-        "  " + padded(String(format: "%.1f", point.minimumConfidence), to: 10) + "  "
+        "  " + padded(String(format: "%.2f", point.minimumConfidence), to: 10) + "  "
           + padded(share(point.found, labelled), to: 6) + "  "
           + padded(String(format: "%.3f", perFrame), to: 15)
           + "  " + String(point.redReadGreen))
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// The header of `--candidates`: where each candidate is, whether it is a labelled lit
+  /// lamp (1) or not (0), and its measurements.
+  static let candidateHeader =
+    "folder,path,color,orientation,x,y,width,height,confidence,litLamp,"
+    + LampMeasurements.names.joined(separator: ",")
+
+  /// The `--candidates` rows of one folder's frames.
+  static func candidateRows(
+    _ frames: [(frame: BoxedFrame, candidates: [FrameEvaluator.LabelledCandidate], failure: String?)],
+    folder: String
+  ) -> [String] {
+    frames.flatMap { frame in
+      frame.candidates.map { labelled in
+        let light = labelled.candidate.light
+        let fields =
+          [
+            ReportFormatter.csvField(folder), ReportFormatter.csvField(frame.frame.path),
+            light.color.rawValue, light.orientation.rawValue,
+          ]
+          + [light.box.x, light.box.y, light.box.width, light.box.height].map(String.init)
+          + [String(format: "%.6f", light.confidence), labelled.isLitLamp ? "1" : "0"]
+          + labelled.candidate.measurements.values.map { String(format: "%.6g", $0) }
+        return fields.joined(separator: ",")
+      }
+    }
   }
 
   private static func share(_ part: Int, _ whole: Int) -> String {

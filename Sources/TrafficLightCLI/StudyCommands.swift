@@ -9,7 +9,7 @@ enum StudyCommand: String {
   var usage: String {
     switch self {
     case .evaluate:
-      "Usage: traffic-light evaluate [--profile NAME|FILE] [--orientation O] [--format text|jsonl] [--misses] DIR..."
+      "Usage: traffic-light evaluate [--profile NAME|FILE] [--orientation O] [--format text|jsonl] [--misses] [--candidates FILE.csv] DIR..."
     case .calibrate: "Usage: traffic-light calibrate [options] DIR... -o PROFILE.json"
     }
   }
@@ -38,6 +38,10 @@ enum StudyCommand: String {
         --format text|jsonl   a report for people (default), or one JSON object per DIR
         --misses              also name every image whose reading differs from its label
                               (with the rule that decided it when that was not the vote)
+        --candidates FILE.csv
+                              on boxed frames, also write every candidate lamp the
+                              finder measured, whether it is a labelled lit lamp, and
+                              its measurements (what scripts/fit_lamp_evidence.py fits)
         --jobs N              threads (default: one per core)
         -h, --help            show this help
 
@@ -93,6 +97,7 @@ enum StudyCommand: String {
     var output: String?
     var name: String?
     var misses = false
+    var candidates: String?
     var folds = 0
     var split = SplitKind.blocks
     var partitions = 1
@@ -113,6 +118,8 @@ enum StudyCommand: String {
       case .option("--from", let inline) where self == .calibrate:
         options.profile = try scanner.value(of: "--from", inline: inline)
       case .option("--misses", _) where self == .evaluate: options.misses = true
+      case .option("--candidates", let inline) where self == .evaluate:
+        options.candidates = try scanner.value(of: "--candidates", inline: inline)
       case .option("--orientation", let inline) where self == .evaluate:
         options.orientation = try Orientation.parsed(try scanner.value(of: "--orientation", inline: inline))
       case .option("--format", let inline) where self == .evaluate:
@@ -178,6 +185,9 @@ enum StudyCommand: String {
     }
     if let orientation = options.orientation { profile = profile.oriented(orientation) }
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    if options.candidates != nil && !options.folders.allSatisfy(BoxedFrames.isBoxedFolder) {
+      throw CommandError("--candidates reads folders of boxed frames only (frames/ and boxes.csv)")
+    }
     if self == .evaluate && options.folders.contains(where: BoxedFrames.isBoxedFolder) {
       return try evaluateMixed(profile, options, jobs: jobs, console: &console)
     }
@@ -203,20 +213,30 @@ enum StudyCommand: String {
   private func evaluateMixed(
     _ profile: Profile, _ options: Options, jobs: Int, console: inout Console
   ) throws(CommandError) -> Int32 {
+    var candidateRows = [Self.candidateHeader]
     for (index, folder) in options.folders.enumerated() {
       if index > 0 && options.format != .jsonl { console.out("") }
       if BoxedFrames.isBoxedFolder(folder) {
         let frames: [BoxedFrame]
         do { frames = try BoxedFrames.load(folder) } catch { throw CommandError(error) }
-        let finder = profile.frameFinder(heads: options.orientation ?? .auto)
+        let evaluator = FrameEvaluator(finder: profile.frameFinder(heads: options.orientation ?? .auto))
         Self.reportFrames(
-          FrameEvaluator(finder: finder).evaluate(frames, jobs: jobs), folder: folder, options,
-          console: &console)
+          evaluator.evaluate(frames, jobs: jobs), folder: folder,
+          leastConfidence: evaluator.finder.minimumConfidence, options, console: &console)
+        if options.candidates != nil {
+          candidateRows += Self.candidateRows(evaluator.candidates(of: frames, jobs: jobs), folder: folder)
+        }
       } else {
         let images: [LabelledImage]
         do { images = try LabelledSet.load(folder) } catch { throw CommandError(error) }
         _ = evaluate(profile, [(folder, images)], options, jobs: jobs, console: &console)
       }
+    }
+    if let path = options.candidates,
+      let problem = AtomicFile.write(Array(candidateRows.joined(separator: "\n").utf8) + [0x0A], to: path)
+    {
+      console.err("Error: \(problem)")
+      return 1
     }
     return 0
   }

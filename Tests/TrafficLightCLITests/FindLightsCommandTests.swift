@@ -161,7 +161,11 @@ import TrafficLightTestSupport
     #expect(text.stdout.contains("false lights: 1 (0.500 per frame)"))
     #expect(text.stdout.contains("colours of the lights found: 1 of 1 right (100.0%), red read as green 0"))
     #expect(text.stdout.contains("keeping only lights at least this confident (--light-confidence):"))
-    #expect(text.stdout.contains("  0.9         0.0%    0.000            0"), "\(text.stdout)")
+    // The table starts at the finder's own least confidence (0.5), where it repeats the
+    // figures above; lights less sure were never found, so no row goes below it.
+    #expect(text.stdout.contains("  0.50        50.0%   0.500            0\n"), "\(text.stdout)")
+    #expect(text.stdout.contains("  0.90  "))
+    #expect(!text.stdout.contains("  0.40  "))
     let misses = try traffic("evaluate", "--misses", folder).stdout
     #expect(misses.contains("\(folder)/frames/b.png: yellow box at 100,40 30x90 not found"), "\(misses)")
     #expect(misses.contains("\(folder)/frames/a.png: green light found at "), "\(misses)")
@@ -175,6 +179,35 @@ import TrafficLightTestSupport
     let calibrate = try traffic("calibrate", folder, "-o", folder + "/p.json")
     #expect(calibrate.status != 0)
     #expect(calibrate.stderr.contains("holds whole frames with boxes"), "\(calibrate.stderr)")
+  }
+
+  @Test func evaluate_candidates_writesEveryCandidateLabelled_forFittingTheEvidence() throws {
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+    try writePNG(syntheticFrame([(.red, 30, 40)]), to: folder + "/frames/a.png")
+    try "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\n".write(
+      toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
+    let run = try traffic("evaluate", "--candidates", folder + "/c.csv", folder)
+    #expect(run.status == 0, "\(run.stderr)")
+    let lines = try String(contentsOfFile: folder + "/c.csv", encoding: .utf8).split(separator: "\n")
+    let header = lines[0].split(separator: ",").map(String.init)
+    #expect(
+      Array(header.prefix(10)) == [
+        "folder", "path", "color", "orientation", "x", "y", "width", "height", "confidence", "litLamp",
+      ])
+    #expect(Array(header.dropFirst(10)) == LampMeasurements.names)
+    let rows = lines.dropFirst().map { $0.split(separator: ",").map(String.init) }
+    #expect(rows.allSatisfy { $0.count == header.count })
+    let lit = rows.filter { $0[9] == "1" }
+    try #require(lit.count >= 1, "\(rows)")
+    #expect(lit.allSatisfy { $0[1] == folder + "/frames/a.png" && $0[2] == "red" })
+    // Crops are no frames: refused, naming the option.
+    let crops = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: crops + "/red", withIntermediateDirectories: true)
+    try writePNG(syntheticLight(lit: .red), to: crops + "/red/a.png")
+    let refused = try traffic("evaluate", "--candidates", crops + "/c.csv", crops)
+    #expect(refused.status != 0)
+    #expect(refused.stderr.contains("--candidates reads folders of boxed frames only"), "\(refused.stderr)")
   }
 }
 

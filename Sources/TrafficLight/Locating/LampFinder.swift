@@ -1,3 +1,4 @@
+import Foundation
 import TrafficLightKernels
 
 /// A traffic light found in an image by its lit lamp.
@@ -9,8 +10,8 @@ public struct FoundLight: Sendable, Equatable {
   public var lamp: PixelRegion
   /// The lit lamp's colour.
   public var color: SignalColor
-  /// How sure the finder is, 0 to 1: one minus the ratio of the brightest unlit lamp's
-  /// brightness to the lit lamp's.
+  /// How sure the finder is, 0 to 1: the evidence model's confidence that the patch is the
+  /// lit lamp of a light running this way (`LampEvidence`).
   public var confidence: Double
   /// The way the lamps run.
   public var orientation: Orientation
@@ -29,14 +30,17 @@ public struct FoundLight: Sendable, Equatable {
 
 /// Finds traffic lights in a whole image by their lit lamps.
 ///
-/// A lit lamp is a connected patch of bright, saturated pixels of one lamp hue (red, yellow
-/// or green), roughly round, no wider than a third of the image's longer side (a light's three lamps), whose neighbours along the
-/// light's axis (where the light's lamp order puts its unlit lamps, a lamp pitch apart) are
-/// much darker than it. Vertical heads are tried first, then horizontal ones (`heads`
-/// restricts the search to one). The search runs
-/// on the image and on halvings of it (2x2 means) down to a quarter of its size, so that
-/// large lamps whose LEDs show as dots are seen whole; a light found at two scales is kept
-/// once, at its most confident.
+/// A candidate lamp is a connected patch of bright, saturated pixels of one lamp hue (red,
+/// yellow or green), roughly round, no wider than a third of the image's longer side, whose
+/// neighbours along the light's axis (where the light's lamp order puts its unlit lamps, a
+/// lamp pitch apart) are not much brighter than it. What is measured around it (its unlit
+/// lamps, the housing beside it and between the lamps, its surround: `LampMeasurements`)
+/// gives, through the evidence model, how sure the finder is that it is the lit lamp of a
+/// light; a lit lamp is a candidate at least `minimumConfidence` sure. A patch is tried as
+/// the lamp of a vertical head, then of a horizontal one (`heads` restricts the search to
+/// one). The search runs on the image and on halvings of it (2x2
+/// means) down to a quarter of its size, so that large lamps whose LEDs show as dots are
+/// seen whole; a light found at two scales is kept once, at its most confident.
 public struct LampFinder: Sendable, Codable, Equatable {
   /// The blur applied before the pixels are judged, in pixels of each scale.
   public var sigma = 1.0
@@ -48,8 +52,13 @@ public struct LampFinder: Sendable, Codable, Equatable {
     red: HueRange(330, 18))
   /// The fewest pixels of a lamp, at the scale it is found.
   public var minimumArea = 4
-  /// The most an unlit lamp's mean brightness may be, as a share of the lit lamp's.
-  public var unlitRatio = 0.55
+  /// The most an unlit lamp's mean brightness may be, as a share of the lit lamp's: a patch
+  /// with a brighter neighbour where an unlit lamp would be is no candidate, whatever the
+  /// evidence model would say.
+  public var unlitRatio = 0.8
+  /// How sure a candidate is, from what was measured of it (fitted to the shared frames;
+  /// CALIBRATION.md).
+  public var evidence = LampEvidence.fitted
   /// The distance between neighbouring lamps' centres, in lamp diameters; a lamp's diameter
   /// is its lit patch's width, across the light whatever way the lamps run, since visors
   /// shade lamps from above and halos spread them down.
@@ -59,7 +68,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// The smallest side of an image that is halved again.
   public var smallestHalvedSide = 200
   /// The least confidence of a light found: lights less sure are dropped.
-  public var minimumConfidence = 0.0
+  public var minimumConfidence = 0.5
   /// Which heads are looked for: `auto`, vertical and horizontal (vertical first); `vertical`
   /// or `horizontal`, only those (where every light is known to run one way, the other way's
   /// false lights go).
@@ -74,7 +83,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
 
   private enum CodingKeys: String, CodingKey {
     case sigma, thresholds, minimumArea, unlitRatio, lampPitch, halvings, smallestHalvedSide
-    case minimumConfidence, searchSide, heads
+    case minimumConfidence, searchSide, heads, evidence
   }
 
   /// Decodes a finder; a missing key keeps the value `init()` gives it.
@@ -93,6 +102,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
     minimumConfidence = try value(.minimumConfidence, minimumConfidence)
     searchSide = try value(.searchSide, searchSide)
     heads = try value(.heads, heads)
+    evidence = try value(.evidence, evidence)
   }
 
   /// What is wrong with the values, if anything (a profile naming such a finder is refused).
@@ -108,6 +118,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
     if !(unlitRatio >= 0 && unlitRatio <= 1) {
       return "unlitRatio must be between 0 and 1, not \(unlitRatio)"
     }
+    if let problem = evidence.problem { return "evidence: \(problem)" }
     if !(lampPitch >= 0.5 && lampPitch <= 10) {
       return "lampPitch must be between 0.5 and 10, not \(lampPitch)"
     }
@@ -119,25 +130,46 @@ public struct LampFinder: Sendable, Codable, Equatable {
     return nil
   }
 
-  /// The lights of `image`, most confident first.
+  /// The lights of `image`, most confident first: of each patch's candidates at least
+  /// `minimumConfidence` sure the vertical head's, else the horizontal's, and one light where
+  /// several overlap.
   ///
   /// Complexity: O(pixels * blur radius).
   public func find(in image: RGBImage) -> [FoundLight] {
+    let lights = candidatesByPatch(in: image).compactMap { patch in
+      patch.first { $0.light.confidence >= minimumConfidence }?.light
+    }
+    return Self.keepingOnePerLight(lights)
+  }
+
+  /// Every candidate lamp of `image`, at every scale, before the confidence threshold and
+  /// before overlapping lights are thinned out: what `find(in:)` chooses from, and what the
+  /// evidence model is fitted to (`evaluate --candidates`).
+  public func candidates(in image: RGBImage) -> [LampCandidate] {
+    candidatesByPatch(in: image).flatMap { $0 }
+  }
+
+  /// The candidates in image pixels, grouped by the patch they were measured from.
+  private func candidatesByPatch(in image: RGBImage) -> [[LampCandidate]] {
     let blur = GaussianBlur(sigma: sigma)
     let classifier = HSVClassifier(thresholds: thresholds)
-    var found: [FoundLight] = []
+    var found: [[LampCandidate]] = []
     var level = image
     var scale = 1
     while true {
       let plane = LampPlane(blur.apply(to: level), classifier: classifier)
-      found += plane.lamps(finder: self).map {
-        $0.scaled(by: scale, toWidth: image.width, height: image.height)
+      found += plane.candidates(finder: self).map { patch in
+        patch.map { candidate in
+          var candidate = candidate
+          candidate.light = candidate.light.scaled(by: scale, toWidth: image.width, height: image.height)
+          return candidate
+        }
       }
       if min(level.width, level.height) < smallestHalvedSide || scale >= 1 << halvings { break }
       level = level.halved()
       scale *= 2
     }
-    return Self.keepingOnePerLight(found.filter { $0.confidence >= minimumConfidence })
+    return found
   }
 
   /// Drops each light whose box's centre lies inside a more confident one's box.
@@ -199,26 +231,31 @@ private struct LampPlane {
     colorCode = classifier.classify(image).classes.withUnsafeBytes { Array($0) }
   }
 
-  /// The mean brightness (largest channel) of rows `y0..<y1` and columns `x0..<x1` clipped to
-  /// the plane, or nil when nothing of it is inside. Summed where asked: a frame's few
-  /// candidate lamps ask for a few small squares, far fewer pixels than the frame. (At worst,
-  /// a candidate asks four squares of its patch's longer side, and its disjoint patch covers
-  /// at least a fifth of that square: all of a plane's asks add up to at most twenty times
-  /// its pixels.)
-  func meanValue(x0: Int, x1: Int, y0: Int, y1: Int) -> Double? {
+  /// The mean value (largest channel) and chroma (largest less smallest channel) of rows
+  /// `y0..<y1` and columns `x0..<x1` clipped to the plane, or nil when nothing of it is
+  /// inside. Summed where asked: a frame's few candidate lamps ask for a few small squares,
+  /// far fewer pixels than the frame. (At worst, a candidate asks squares adding up to 24
+  /// times its patch's longer side squared, both ways of head together, and its disjoint
+  /// patch covers at least a fifth of that side squared: all of a plane's asks add up to at
+  /// most 120 times its pixels.)
+  func means(x0: Int, x1: Int, y0: Int, y1: Int) -> (value: Double, chroma: Double)? {
     let (x0, x1, y0, y1) = (max(0, x0), min(width, x1), max(0, y0), min(height, y1))
     guard x1 > x0, y1 > y0 else { return nil }
     let width = self.width
-    let total = pixels.read { bytes in
-      var total = 0
+    let (value, chroma) = pixels.read { bytes in
+      var (value, chroma) = (0, 0)
       for y in y0..<y1 {
         for i in (y * width + x0)..<(y * width + x1) {
-          total += Int(max(bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2]))
+          let (r, g, b) = (bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
+          let largest = max(r, g, b)
+          value += Int(largest)
+          chroma += Int(largest - min(r, g, b))
         }
       }
-      return total
+      return (value, chroma)
     }
-    return Double(total) / Double((x1 - x0) * (y1 - y0))
+    let count = Double((x1 - x0) * (y1 - y0))
+    return (Double(value) / count, Double(chroma) / count)
   }
 
   /// A connected patch of one lamp colour (4-connected).
@@ -227,6 +264,7 @@ private struct LampPlane {
     var minX: Int, maxX: Int, minY: Int, maxY: Int
     var area = 0
     var valueSum = 0
+    var chromaSum = 0
   }
 
   /// Every patch of lamp-coloured pixels.
@@ -247,7 +285,10 @@ private struct LampPlane {
           while let i = stack.popLast() {
             let (x, y) = (i % width, i / width)
             patch.area += 1
-            patch.valueSum += Int(max(bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2]))
+            let (r, g, b) = (bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
+            let largest = max(r, g, b)
+            patch.valueSum += Int(largest)
+            patch.chromaSum += Int(largest - min(r, g, b))
             patch.minX = min(patch.minX, x)
             patch.maxX = max(patch.maxX, x)
             patch.minY = min(patch.minY, y)
@@ -276,21 +317,25 @@ private struct LampPlane {
     return patches
   }
 
-  /// The lit lamps of this scale, as lights in its pixels.
-  func lamps(finder: LampFinder) -> [FoundLight] {
-    patches().compactMap { light(from: $0, finder: finder) }
+  /// The candidate lamps of this scale, in its pixels: for each patch, one candidate for each
+  /// way of head it may be the lit lamp of.
+  func candidates(finder: LampFinder) -> [[LampCandidate]] {
+    patches().map { candidates(from: $0, finder: finder) }.filter { !$0.isEmpty }
   }
 
-  /// The light `patch` is the lit lamp of, if it is one.
-  func light(from patch: Patch, finder: LampFinder) -> FoundLight? {
+  /// The lights `patch` may be the lit lamp of, with what was measured of each.
+  func candidates(from patch: Patch, finder: LampFinder) -> [LampCandidate] {
     let (bw, bh) = (patch.maxX - patch.minX + 1, patch.maxY - patch.minY + 1)
     guard patch.area >= finder.minimumArea, bh * 2 >= bw, bw * 2 >= bh,
       Double(patch.area) >= 0.4 * Double(bw * bh)
-    else { return nil }
+    else { return [] }
     let d = Double(max(bw, bh))
-    guard d <= Double(max(width, height)) / 3 else { return nil }
+    guard d <= Double(max(width, height)) / 3 else { return [] }
     let (cx, cy) = (Double(patch.minX) + Double(bw) / 2, Double(patch.minY) + Double(bh) / 2)
-    let lampValue = max(Double(patch.valueSum) / Double(patch.area), 1)
+    let lamp = (
+      value: max(Double(patch.valueSum) / Double(patch.area), 1),
+      chroma: max(Double(patch.chromaSum) / Double(patch.area), 1)
+    )
     // Where the unlit lamps are, in pitches from the lit one, by the lamp order.
     let slots: [Double] =
       switch patch.color {
@@ -298,26 +343,44 @@ private struct LampPlane {
       case .yellow: [-1, 1]
       case .green, .unknown: [-2, -1]
       }
+    // The patch's width is the lamp's diameter: a visor cuts its top off, a halo or a
+    // smear lengthens it downwards, in heads of either way.
+    let pitch = finder.lampPitch * Double(bw)
     let orientations: [Orientation] = finder.heads == .auto ? [.vertical, .horizontal] : [finder.heads]
-    for orientation in orientations {
-      // The patch's width is the lamp's diameter: a visor cuts its top off, a halo or a
-      // smear lengthens it downwards, in heads of either way.
-      let pitch = finder.lampPitch * Double(bw)
-      var brightest = 0.0
-      var outside = false
-      for slot in slots {
-        let (sx, sy) = orientation == .vertical ? (cx, cy + slot * pitch) : (cx + slot * pitch, cy)
-        guard
-          let mean = meanValue(
-            x0: Int(sx - d / 2), x1: Int(sx + d / 2), y0: Int(sy - d / 2), y1: Int(sy + d / 2))
-        else {
-          outside = true
-          break
-        }
-        brightest = max(brightest, mean)
+    return orientations.compactMap { orientation in
+      // The mean value and chroma of the square of side `side` centred `across` and `along`
+      // pixels from the lamp's centre.
+      func square(across: Double, along: Double, side: Double) -> (value: Double, chroma: Double)? {
+        let (sx, sy) = orientation == .vertical ? (cx + across, cy + along) : (cx + along, cy + across)
+        return means(
+          x0: Int(sx - side / 2), x1: Int(sx + side / 2), y0: Int(sy - side / 2), y1: Int(sy + side / 2))
       }
-      let ratio = brightest / lampValue
-      guard !outside, ratio <= finder.unlitRatio else { continue }
+      var unlit: [(value: Double, chroma: Double)] = []
+      for slot in slots {
+        guard let mean = square(across: 0, along: slot * pitch, side: d) else { return nil }
+        unlit.append((mean.value / lamp.value, mean.chroma / lamp.chroma))
+      }
+      guard unlit.allSatisfy({ $0.value <= finder.unlitRatio }) else { return nil }
+      // The housing beside the lamp either side, and between it and its first unlit lamp;
+      // a square off the image counts dark.
+      func ratios(across: Double, along: Double, side: Double) -> (value: Double, chroma: Double) {
+        guard let mean = square(across: across, along: along, side: side) else { return (0, 0) }
+        return (mean.value / lamp.value, mean.chroma / lamp.chroma)
+      }
+      let sides = [
+        ratios(across: -0.75 * d, along: 0, side: d / 2), ratios(across: 0.75 * d, along: 0, side: d / 2),
+      ]
+      let gap = ratios(across: 0, along: (slots[0] > 0 ? 0.5 : -0.5) * pitch, side: d / 2)
+      let surround = ratios(across: 0, along: 0, side: 3 * d)
+      let measurements = LampMeasurements(
+        color: patch.color, relativeSize: d / Double(max(width, height)),
+        fill: Double(patch.area) / Double(bw * bh), elongation: log(Double(bh) / Double(bw)),
+        value: lamp.value / 255, chroma: lamp.chroma / 255,
+        unlitValues: (unlit.map(\.value).max()!, unlit.map(\.value).min()!),
+        unlitChromas: (unlit.map(\.chroma).max()!, unlit.map(\.chroma).min()!),
+        sideValues: (max(sides[0].value, sides[1].value), min(sides[0].value, sides[1].value)),
+        sideChroma: max(sides[0].chroma, sides[1].chroma), gap: (gap.value, gap.chroma),
+        surround: (surround.value, surround.chroma))
       let index = patch.color == .red ? 0.0 : patch.color == .yellow ? 1.0 : 2.0
       let along = (orientation == .vertical ? cy : cx) - (index + 0.5) * pitch - 0.2 * d
       let length = 3 * pitch + 0.4 * d
@@ -326,15 +389,15 @@ private struct LampPlane {
         orientation == .vertical
         ? (x0: across, y0: along, x1: across + 1.5 * d, y1: along + length)
         : (x0: along, y0: across, x1: along + length, y1: across + 1.5 * d)
-      return FoundLight(
+      let light = FoundLight(
         box: PixelRegion(
           x: Int(box.x0.rounded(.down)), y: Int(box.y0.rounded(.down)),
           width: Int(box.x1.rounded(.up)) - Int(box.x0.rounded(.down)),
           height: Int(box.y1.rounded(.up)) - Int(box.y0.rounded(.down))),
         lamp: PixelRegion(x: patch.minX, y: patch.minY, width: bw, height: bh), color: patch.color,
-        confidence: 1 - ratio, orientation: orientation)
+        confidence: finder.evidence.confidence(of: measurements), orientation: orientation)
+      return LampCandidate(light: light, measurements: measurements)
     }
-    return nil
   }
 }
 

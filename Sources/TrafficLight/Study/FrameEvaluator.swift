@@ -127,6 +127,38 @@ public struct FrameEvaluator: Sendable {
     return Report(outcomes: outcomes)
   }
 
+  /// A candidate lamp of a labelled frame, and whether it is one of the frame's lit lamps.
+  public struct LabelledCandidate: Sendable, Equatable {
+    /// The candidate, in the frame's pixels.
+    public var candidate: LampCandidate
+    /// Whether its light finds a labelled box of its colour (as `match(_:to:)` finds boxes,
+    /// each box on its own): what the evidence model is fitted to say.
+    public var isLitLamp: Bool
+  }
+
+  /// Every candidate lamp of each frame, searched at full size (`LampFinder.candidates(in:)`),
+  /// labelled by the frame's boxes; a frame that cannot be read has none and its failure.
+  public func candidates(of frames: [BoxedFrame], jobs: Int = 1) -> [(
+    frame: BoxedFrame, candidates: [LabelledCandidate], failure: String?
+  )] {
+    let (finder, decoder) = (self.finder, self.decoder)
+    return OrderedParallelMap.map(count: frames.count, jobs: jobs) { index in
+      let frame = frames[index]
+      do throws(DecodeError) {
+        let bytes = try FileReader.readAll(frame.path, maxBytes: decoder.maxFileBytes)
+        let pixels = try decoder.decode(bytes, name: frame.path).pixels
+        let labelled = finder.candidates(in: pixels).map { candidate in
+          let light = candidate.light
+          let found = frame.boxes.contains { $0.color == light.color && $0.isFound(by: light) }
+          return LabelledCandidate(candidate: candidate, isLitLamp: found)
+        }
+        return (frame, labelled, nil)
+      } catch {
+        return (frame, [], error.description)
+      }
+    }
+  }
+
   /// For each labelled box, the most confident light that found it: a light finds a housing
   /// box when its box's centre lies inside it, and no earlier housing box took it (a light is
   /// one housing); it finds a lamp box when its box holds the lamp's centre, whatever other
@@ -136,14 +168,21 @@ public struct FrameEvaluator: Sendable {
     var taken = Set<Int>()
     return boxes.map { label in
       let found = lights.indices.first { index in
-        let box = lights[index].box
-        switch label.kind {
-        case .light: return !taken.contains(index) && label.box.holdsCentre(of: box)
-        case .lamp: return box.holdsCentre(of: label.box)
-        }
+        (label.kind == .lamp || !taken.contains(index)) && label.isFound(by: lights[index])
       }
       if let found, label.kind == .light { taken.insert(found) }
       return found
+    }
+  }
+}
+
+extension LabelledBox {
+  /// Whether `light` finds this box, leaving aside which other boxes it finds: a housing box
+  /// holds the centre of the light's box; a lamp box's centre lies in the light's box.
+  func isFound(by light: FoundLight) -> Bool {
+    switch kind {
+    case .light: box.holdsCentre(of: light.box)
+    case .lamp: light.box.holdsCentre(of: box)
     }
   }
 }

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import TrafficLight
+import TrafficLightKernels
+import TrafficLightTestSupport
+
+@Suite struct LampEvidenceTests {
+  private let count = LampMeasurements.names.count
+
+  /// A model whose weights are all 0 but the ones given (term index: weight).
+  private func model(bias: Double, _ weights: [Int: Double]) -> LampEvidence {
+    var all = [Double](repeating: 0, count: LampEvidence.termCount)
+    for (term, weight) in weights { all[term] = weight }
+    return LampEvidence(bias: bias, weights: all)
+  }
+
+  /// The index of the product term m[i] * m[j], i <= j (after the count linear terms).
+  private func productTerm(_ i: Int, _ j: Int) -> Int {
+    count + (0..<i).reduce(0) { $0 + (count - $1) } + (j - i)
+  }
+
+  @Test func termCount_isEachMeasurementAndEveryProductOfTwo() {
+    #expect(count == 19)
+    #expect(LampEvidence.termCount == 19 + 19 * 20 / 2)
+    #expect(LampEvidence.fitted.weights.count == LampEvidence.termCount)
+    #expect(LampEvidence.fitted.problem == nil)
+  }
+
+  @Test func confidence_isTheLogisticOfTheTerms_inRowOrder() {
+    var values = [Double](repeating: 0, count: count)
+    values[8] = 0.5  // unlitValueMax
+    values[16] = 2  // gapChroma
+    values[18] = 3  // surroundChroma
+    let measured = LampMeasurements(values: values)
+    // bias 0.25, linear unlitValueMax -2, the product unlitValueMax * gapChroma 0.75, the
+    // square of surroundChroma -0.1; terms on other measurements weigh nothing here.
+    let evidence = model(
+      bias: 0.25, [8: -2, productTerm(8, 16): 0.75, productTerm(18, 18): -0.1, productTerm(3, 4): 100])
+    let logOdds = 0.25 - 2 * 0.5 + 0.75 * 0.5 * 2 - 0.1 * 3 * 3
+    #expect(abs(evidence.confidence(of: measured) - 1 / (1 + exp(-logOdds))) < 1e-12)
+    // The last term is the last measurement's square.
+    #expect(productTerm(count - 1, count - 1) == LampEvidence.termCount - 1)
+  }
+
+  @Test func problem_namesAWrongCount_orAValueNotFinite() {
+    #expect(LampEvidence(bias: 0, weights: [1, 2]).problem?.contains("209 values") == true)
+    #expect(model(bias: .nan, [:]).problem?.contains("finite") == true)
+    #expect(model(bias: 0, [3: .infinity]).problem?.contains("finite") == true)
+  }
+
+  @Test func aFinderInJSON_readsItsEvidence_andRefusesAWrongOne() throws {
+    let weights = (0..<LampEvidence.termCount).map { Double($0) / 1000 }
+    let json = try JSONEncoder().encode(["evidence": LampEvidence(bias: -1, weights: weights)])
+    let finder = try JSONDecoder().decode(LampFinder.self, from: json)
+    #expect(finder.evidence == LampEvidence(bias: -1, weights: weights))
+    #expect(try JSONDecoder().decode(LampFinder.self, from: Data("{}".utf8)).evidence == .fitted)
+    var short = LampFinder()
+    short.evidence.weights.removeLast()
+    #expect(short.problem?.hasPrefix("evidence: weights must have") == true)
+  }
+
+  @Test func theFinder_answersWithTheModelsConfidence() throws {
+    let frame = syntheticFrame([(.red, 140, 60)])
+    var finder = LampFinder()
+    finder.minimumConfidence = 0
+    // A model sure of nothing but its bias gives every light that confidence.
+    finder.evidence = model(bias: 1.5, [:])
+    let lights = finder.find(in: frame)
+    try #require(!lights.isEmpty)
+    #expect(lights.allSatisfy { abs($0.confidence - 1 / (1 + exp(-1.5))) < 1e-12 })
+    finder.evidence = model(bias: -1.5, [:])
+    finder.minimumConfidence = 0.5
+    #expect(finder.find(in: frame).isEmpty)
+  }
+
+  @Test func noModel_findsALampWhoseUnlitNeighboursAreAsBright() {
+    // A red disc on the sky: where its unlit lamps would be, the sky is 0.9 of its brightness,
+    // past unlitRatio. A model sure of everything still finds no light there.
+    var frame = RGBImage(width: 200, height: 150, fill: (150, 180, 220))
+    for y in 30..<50 {
+      for x in 90..<110 where (x - 100) * (x - 100) + (y - 40) * (y - 40) <= 100 {
+        frame[x, y] = (245, 20, 20)
+      }
+    }
+    var finder = LampFinder()
+    finder.evidence = model(bias: 50, [:])
+    #expect(finder.unlitRatio < 0.9)
+    #expect(finder.find(in: frame).isEmpty)
+    #expect(finder.candidates(in: frame).isEmpty)
+  }
+
+  @Test func candidates_holdWhatFindChoosesFrom_belowTheThresholdToo() throws {
+    let frame = syntheticFrame([(.green, 60, 40)])
+    var finder = LampFinder()
+    finder.heads = .vertical
+    let found = try #require(finder.find(in: frame).first)
+    finder.minimumConfidence = 1
+    #expect(finder.find(in: frame).isEmpty)
+    let candidates = finder.candidates(in: frame)
+    let same = try #require(candidates.first { $0.light == found }, "\(candidates.map(\.light))")
+    #expect(same.measurements.values.count == LampMeasurements.names.count)
+    // The colour one-hot, and the unlit lamps far darker than the lit one.
+    #expect(Array(same.measurements.values[0..<3]) == [0, 0, 1])
+    #expect(same.measurements.values[8] < 0.5 && same.measurements.values[9] <= same.measurements.values[8])
+    #expect(abs(finder.evidence.confidence(of: same.measurements) - found.confidence) < 1e-12)
+  }
+
+  @Test func evaluator_labelsACandidate_litWhenItsLightFindsABoxOfItsColour() throws {
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+    try writePNG(syntheticFrame([(.red, 30, 40), (.green, 250, 50)]), to: folder + "/frames/a.png")
+    // The red light's box is labelled red; the green light's box is labelled yellow.
+    try "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\na.png,yellow,250,50,280,140\n".write(
+      toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
+    let frames = try BoxedFrames.load(folder)
+    let result = try #require(FrameEvaluator().candidates(of: frames).first)
+    #expect(result.failure == nil)
+    let red = result.candidates.filter { $0.candidate.light.color == .red && $0.candidate.light.lamp.x < 100 }
+    let green = result.candidates.filter {
+      $0.candidate.light.color == .green && $0.candidate.light.lamp.x > 200
+    }
+    try #require(!red.isEmpty && !green.isEmpty)
+    #expect(red.contains { $0.isLitLamp && $0.candidate.light.orientation == .vertical })
+    #expect(green.allSatisfy { !$0.isLitLamp })
+  }
+}

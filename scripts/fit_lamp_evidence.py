@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Fits the lamp finder's evidence model (LampEvidence) to labelled candidate lamps.
+
+Usage:
+  traffic-light evaluate --candidates cand.csv ../shared/frames/{cinta,kr,sim}
+  scripts/fit_lamp_evidence.py cand.csv [--leave-out FOLDER | --blocks K --block I]
+                                        [--profile PROFILE.json -o OUT.json]
+
+The model is a logistic regression of the `litLamp` column (1 when the candidate's light finds
+a labelled box of its colour) on the measurement columns and every product of two of them (a
+measurement with itself included; `expand`), with an L2 penalty on the weights of the
+standardised terms (`--penalty`, 10 by default) and each folder weighing the same. Prints the
+bias and weights in the order of the terms (as JSON, LampEvidence's form). With `--profile`, writes that profile with the finder's evidence replaced by the fit
+(`-o`), for `traffic-light evaluate --profile OUT.json` on a folder left out of the fit.
+Needs numpy only.
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import sys
+
+import numpy as np
+
+FIRST_MEASUREMENT = "red"
+
+
+def load(path):
+    with open(path, newline="") as handle:
+        rows = list(csv.reader(handle))
+    header, rows = rows[0], rows[1:]
+    start = header.index(FIRST_MEASUREMENT)
+    folders = np.array([row[0] for row in rows])
+    paths = np.array([row[1] for row in rows])
+    labels = np.array([float(row[header.index("litLamp")]) for row in rows])
+    values = np.array([[float(v) for v in row[start:]] for row in rows])
+    return header[start:], folders, paths, labels, values
+
+
+def in_block(folders, paths, blocks, block):
+    """Whether each candidate's frame lies in block `block` of `blocks` contiguous blocks of
+    its folder's frames (the files of FOLDER/frames in name order): neighbouring frames,
+    near-copies, stay together."""
+    held = np.zeros(len(paths), dtype=bool)
+    for folder in np.unique(folders):
+        frames = sorted(os.path.join(folder, "frames", name) for name in os.listdir(os.path.join(folder, "frames")))
+        start, end = len(frames) * block // blocks, len(frames) * (block + 1) // blocks
+        held |= np.isin(paths, frames[start:end]) & (folders == folder)
+    return held
+
+
+def expand(values):
+    """The model's terms: the measurements, then m[i] * m[j] for i <= j in row order."""
+    count = values.shape[1]
+    products = [values[:, i] * values[:, j] for i in range(count) for j in range(i, count)]
+    return np.column_stack([values] + products)
+
+
+def fit(values, labels, weights, penalty, iterations=50):
+    """Newton's method on the penalised, weighted log-likelihood; returns raw-scale weights."""
+    mean = values.mean(axis=0)
+    scale = values.std(axis=0)
+    scale[scale == 0] = 1
+    z = np.column_stack([np.ones(len(values)), (values - mean) / scale])
+    beta = np.zeros(z.shape[1])
+    ridge = penalty * np.eye(z.shape[1])
+    ridge[0, 0] = 0  # the intercept is not penalised
+    for _ in range(iterations):
+        p = 1 / (1 + np.exp(-(z @ beta)))
+        gradient = z.T @ (weights * (labels - p)) - ridge @ beta
+        hessian = (z * (weights * p * (1 - p))[:, None]).T @ z + ridge
+        step = np.linalg.solve(hessian, gradient)
+        beta += step
+        if np.abs(step).max() < 1e-9:
+            break
+    raw = beta[1:] / scale
+    return beta[0] - raw @ mean, raw
+
+
+def check(path, bias, raw, tolerance=1e-3):
+    """Exits 1 unless the `fitted` model in the Swift source at `path` is (bias, raw)."""
+    with open(path) as handle:
+        source = handle.read()
+    fitted = source[source.index("static let fitted"):]
+    numbers = [float(n) for n in re.findall(r"-?\d+\.?\d*(?:e-?\d+)?", fitted)]
+    stored_bias, stored = numbers[0], np.array(numbers[1 : 1 + len(raw)])
+    worst = max(abs(stored_bias - bias), np.abs(stored - raw).max()) if len(stored) == len(raw) else np.inf
+    if worst > tolerance:
+        sys.exit(f"{path}: LampEvidence.fitted is not this fit (largest difference {worst:.3g})")
+    print(f"{path}: LampEvidence.fitted is this fit (largest difference {worst:.3g})")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("candidates")
+    parser.add_argument("--leave-out", action="append", default=[], help="a folder not fitted to")
+    parser.add_argument("--blocks", type=int, default=0, help="split each folder into this many blocks")
+    parser.add_argument("--block", type=int, default=0, help="the block (from 0) not fitted to")
+    parser.add_argument("--penalty", type=float, default=10.0)
+    parser.add_argument("--profile", help="a profile JSON to write with the fitted evidence")
+    parser.add_argument("-o", "--output")
+    parser.add_argument("--check", metavar="SWIFT", help="exit 1 unless LampEvidence.fitted in SWIFT is this fit")
+    args = parser.parse_args()
+
+    names, folders, paths, labels, values = load(args.candidates)
+    kept = ~np.isin(folders, args.leave_out)
+    if args.blocks:
+        kept &= ~in_block(folders, paths, args.blocks, args.block)
+    if not kept.any():
+        sys.exit("no candidates left to fit")
+    # Each folder weighs the same, however many candidates it has.
+    weights = np.zeros(len(labels))
+    for folder in np.unique(folders[kept]):
+        mask = kept & (folders == folder)
+        weights[mask] = kept.sum() / (mask.sum() * len(np.unique(folders[kept])))
+    bias, raw = fit(expand(values[kept]), labels[kept], weights[kept], args.penalty)
+
+    held = "" if kept.all() else f", not fitted to {int((~kept).sum())} others"
+    print(f"fitted to {kept.sum()} candidates ({int(labels[kept].sum())} lit lamps){held}")
+    print("measurements: " + ", ".join(names))
+    evidence = {"bias": float("%.6g" % bias), "weights": [float("%.6g" % w) for w in raw]}
+    print(json.dumps(evidence))
+    if args.check:
+        check(args.check, bias, raw)
+    if args.profile:
+        with open(args.profile) as handle:
+            profile = json.load(handle)
+        locator = profile.setdefault("locator", {"kind": "litLamp"})
+        locator.setdefault("finder", {})["evidence"] = evidence
+        with open(args.output or "/dev/stdout", "w") as handle:
+            json.dump(profile, handle, indent=2)
+            handle.write("\n")
+
+
+if __name__ == "__main__":
+    main()
