@@ -111,11 +111,12 @@ import TrafficLightTestSupport
     try writePNG(syntheticFrame([(.red, 30, 40), (.green, 250, 50)]), to: folder + "/frames/a.png")
     try "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\na.png,green,250,50,280,140\n".write(
       toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
-    // A finder whose red window is empty (red lamps are not lit pixels) and that keeps only
-    // lights at least 0.5 sure; its crops read vertical lights.
+    // A finder whose red window is empty (red lamps are not lit pixels), with no second look
+    // at dim pixels, and that keeps only lights at least 0.5 sure; its crops read vertical
+    // lights.
     let profile = """
       {"name": "no-red", "orientation": "vertical",
-       "locator": {"kind": "litLamp", "finder": {"heads": "vertical", "minimumConfidence": 0.5,
+       "locator": {"kind": "litLamp", "finder": {"heads": "vertical", "minimumConfidence": 0.5, "dimThresholds": null,
          "thresholds": {"saturationFloor": 0.4, "valueFloor": 0.508, "green": {"lower": 95, "upper": 195},
            "yellow": {"lower": 18, "upper": 70}, "red": {"lower": 330, "upper": 331}}}},
        "thresholds": {"saturationFloor": 0.4, "green": {"lower": 95, "upper": 195},
@@ -161,11 +162,11 @@ import TrafficLightTestSupport
     #expect(text.stdout.contains("false lights: 1 (0.500 per frame)"))
     #expect(text.stdout.contains("colours of the lights found: 1 of 1 right (100.0%), red read as green 0"))
     #expect(text.stdout.contains("keeping only lights at least this confident (--light-confidence):"))
-    // The table starts at the finder's own least confidence (0.5), where it repeats the
+    // The table starts at the finder's own least confidence (0.6), where it repeats the
     // figures above; lights less sure were never found, so no row goes below it.
-    #expect(text.stdout.contains("  0.50        50.0%   0.500            0\n"), "\(text.stdout)")
+    #expect(text.stdout.contains("  0.60        50.0%   0.500            0\n"), "\(text.stdout)")
     #expect(text.stdout.contains("  0.90  "))
-    #expect(!text.stdout.contains("  0.40  "))
+    #expect(!text.stdout.contains("  0.50  "))
     let misses = try traffic("evaluate", "--misses", folder).stdout
     #expect(misses.contains("\(folder)/frames/b.png: yellow box at 100,40 30x90 not found"), "\(misses)")
     #expect(misses.contains("\(folder)/frames/a.png: green light found at "), "\(misses)")

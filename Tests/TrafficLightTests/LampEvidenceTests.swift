@@ -124,3 +124,42 @@ import TrafficLightTestSupport
     #expect(green.allSatisfy { !$0.isLitLamp })
   }
 }
+
+@Suite struct DimLampTests {
+  /// A vertical light on a dusk sky whose red lamp shines at 110 of 255: under the bright
+  /// thresholds' value floor (129), over the dim ones' (89).
+  private func duskFrame() -> RGBImage {
+    var frame = RGBImage(width: 320, height: 240, fill: (60, 70, 90))
+    var light = RGBImage(width: 30, height: 90, fill: (20, 20, 20))
+    for y in 0..<30 {
+      for x in 0..<30 where (x - 15) * (x - 15) + (y - 15) * (y - 15) <= 144 { light[x, y] = (110, 12, 12) }
+    }
+    paste(light, into: &frame, x: 140, y: 60)
+    return frame
+  }
+
+  @Test func aDimLamp_isFoundByTheSecondLook_only() throws {
+    var finder = LampFinder()
+    let lights = finder.find(in: duskFrame())
+    try #require(lights.count == 1, "\(lights)")
+    #expect(lights[0].color == .red)
+    let box = lights[0].box
+    #expect(
+      (140..<170).contains(box.x + box.width / 2) && (60..<150).contains(box.y + box.height / 2), "\(box)")
+    finder.dimThresholds = nil
+    #expect(finder.find(in: duskFrame()).isEmpty)
+    #expect(finder.candidates(in: duskFrame()).isEmpty)
+  }
+
+  @Test func dimThresholds_inJSON_nullTurnsTheSecondLookOff_andRoundTrips() throws {
+    let off = try JSONDecoder().decode(LampFinder.self, from: Data(#"{"dimThresholds": null}"#.utf8))
+    #expect(off.dimThresholds == nil)
+    #expect(try JSONDecoder().decode(LampFinder.self, from: try JSONEncoder().encode(off)) == off)
+    let kept = try JSONDecoder().decode(LampFinder.self, from: Data("{}".utf8))
+    #expect(kept.dimThresholds == LampFinder().dimThresholds && kept.dimThresholds != nil)
+    #expect(try JSONDecoder().decode(LampFinder.self, from: try JSONEncoder().encode(kept)) == kept)
+    var bad = LampFinder()
+    bad.dimThresholds?.valueFloor = 2
+    #expect(bad.problem?.hasPrefix("dimThresholds: ") == true, "\(bad.problem ?? "")")
+  }
+}

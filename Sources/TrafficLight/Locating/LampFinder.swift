@@ -31,7 +31,7 @@ public struct FoundLight: Sendable, Equatable {
 /// Finds traffic lights in a whole image by their lit lamps.
 ///
 /// A candidate lamp is a connected patch of bright, saturated pixels of one lamp hue (red,
-/// yellow or green), roughly round, no wider than a third of the image's longer side, whose
+/// yellow or green; looked for again with lower floors, `dimThresholds`), roughly round, no wider than a third of the image's longer side, whose
 /// neighbours along the light's axis (where the light's lamp order puts its unlit lamps, a
 /// lamp pitch apart) are not much brighter than it. What is measured around it (its unlit
 /// lamps, the housing beside it and between the lamps, its surround: `LampMeasurements`)
@@ -49,6 +49,12 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// 70, green from 95 to 195, saturation above 0.4 and the largest channel above 129.
   public var thresholds = HSVThresholds(
     saturationFloor: 0.4, valueFloor: 0.508, green: HueRange(95, 195), yellow: HueRange(18, 70),
+    red: HueRange(330, 18))
+  /// The pixels of a dim lamp (a distant one, or one the camera dulls), whose patches are
+  /// candidates too, measured and scored as the others: the same hues, saturation above 0.45
+  /// and the largest channel above 89. Nil: no second look.
+  public var dimThresholds: HSVThresholds? = HSVThresholds(
+    saturationFloor: 0.45, valueFloor: 0.35, green: HueRange(95, 195), yellow: HueRange(18, 70),
     red: HueRange(330, 18))
   /// The fewest pixels of a lamp, at the scale it is found.
   public var minimumArea = 4
@@ -68,7 +74,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// The smallest side of an image that is halved again.
   public var smallestHalvedSide = 200
   /// The least confidence of a light found: lights less sure are dropped.
-  public var minimumConfidence = 0.5
+  public var minimumConfidence = 0.6
   /// Which heads are looked for: `auto`, vertical and horizontal (vertical first); `vertical`
   /// or `horizontal`, only those (where every light is known to run one way, the other way's
   /// false lights go).
@@ -82,7 +88,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
   public init() {}
 
   private enum CodingKeys: String, CodingKey {
-    case sigma, thresholds, minimumArea, unlitRatio, lampPitch, halvings, smallestHalvedSide
+    case sigma, thresholds, dimThresholds, minimumArea, unlitRatio, lampPitch, halvings, smallestHalvedSide
     case minimumConfidence, searchSide, heads, evidence
   }
 
@@ -94,6 +100,12 @@ public struct LampFinder: Sendable, Codable, Equatable {
     }
     sigma = try value(.sigma, sigma)
     thresholds = try value(.thresholds, thresholds)
+    // An explicit null turns the second look off; a missing key keeps the default.
+    if container.contains(.dimThresholds) {
+      dimThresholds =
+        try container.decodeNil(forKey: .dimThresholds)
+        ? nil : try container.decode(HSVThresholds.self, forKey: .dimThresholds)
+    }
     minimumArea = try value(.minimumArea, minimumArea)
     unlitRatio = try value(.unlitRatio, unlitRatio)
     lampPitch = try value(.lampPitch, lampPitch)
@@ -105,10 +117,34 @@ public struct LampFinder: Sendable, Codable, Equatable {
     evidence = try value(.evidence, evidence)
   }
 
+  /// Encodes every value; no second look (`dimThresholds` nil) as null.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(sigma, forKey: .sigma)
+    try container.encode(thresholds, forKey: .thresholds)
+    if let dimThresholds {
+      try container.encode(dimThresholds, forKey: .dimThresholds)
+    } else {
+      try container.encodeNil(forKey: .dimThresholds)
+    }
+    try container.encode(minimumArea, forKey: .minimumArea)
+    try container.encode(unlitRatio, forKey: .unlitRatio)
+    try container.encode(lampPitch, forKey: .lampPitch)
+    try container.encode(halvings, forKey: .halvings)
+    try container.encode(smallestHalvedSide, forKey: .smallestHalvedSide)
+    try container.encode(minimumConfidence, forKey: .minimumConfidence)
+    try container.encode(searchSide, forKey: .searchSide)
+    try container.encode(heads, forKey: .heads)
+    try container.encode(evidence, forKey: .evidence)
+  }
+
   /// What is wrong with the values, if anything (a profile naming such a finder is refused).
   public var problem: String? {
     if !(sigma >= 0 && sigma <= 50) { return "sigma must be between 0 and 50, not \(sigma)" }
     if let problem = Profile.problem(of: thresholds) { return problem }
+    if let dimThresholds, let problem = Profile.problem(of: dimThresholds) {
+      return "dimThresholds: \(problem)"
+    }
     if !(1...1_000_000).contains(minimumArea) {
       return "minimumArea must be between 1 and 1000000, not \(minimumArea)"
     }
@@ -152,17 +188,19 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// The candidates in image pixels, grouped by the patch they were measured from.
   private func candidatesByPatch(in image: RGBImage) -> [[LampCandidate]] {
     let blur = GaussianBlur(sigma: sigma)
-    let classifier = HSVClassifier(thresholds: thresholds)
+    let classifiers = [thresholds, dimThresholds].compactMap { $0 }.map { HSVClassifier(thresholds: $0) }
     var found: [[LampCandidate]] = []
     var level = image
     var scale = 1
     while true {
-      let plane = LampPlane(blur.apply(to: level), classifier: classifier)
-      found += plane.candidates(finder: self).map { patch in
-        patch.map { candidate in
-          var candidate = candidate
-          candidate.light = candidate.light.scaled(by: scale, toWidth: image.width, height: image.height)
-          return candidate
+      let blurred = blur.apply(to: level)
+      for plane in classifiers.map({ LampPlane(blurred, classifier: $0) }) {
+        found += plane.candidates(finder: self).map { patch in
+          patch.map { candidate in
+            var candidate = candidate
+            candidate.light = candidate.light.scaled(by: scale, toWidth: image.width, height: image.height)
+            return candidate
+          }
         }
       }
       if min(level.width, level.height) < smallestHalvedSide || scale >= 1 << halvings { break }
