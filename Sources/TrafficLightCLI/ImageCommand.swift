@@ -42,7 +42,7 @@ enum ImageCommand {
                                smaller ones are read as the crop of one light
       --whole-image            read every image as the crop of one light, whatever its size
       --light-confidence C     keep only lights found at least C sure, 0 to 1 (default:
-                               the profile finder's, 0.5 for seed and default; 'evaluate'
+                               the profile finder's, 0.6 for seed and default; 'evaluate'
                                on frames with boxes shows what each above it keeps)
       --jobs N                 threads (default: one per core); results stay in order
       -o, --output FILE        write results to FILE instead of stdout, atomically: FILE is
