@@ -80,11 +80,12 @@ import TrafficLightTestSupport
   }
 
   @Test func orientation_makesTheFinderLookForThoseHeadsOnly() throws {
-    let folder = try temporaryFolder()
     var frame = syntheticFrame([(.red, 20, 20)])
     paste(turnedToHorizontal(syntheticLight(lit: .green)), into: &frame, x: 160, y: 140)
-    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
-    try writePNG(frame, to: folder + "/frames/a.png")
+    // The horizontal head is labelled too.
+    let folder = try boxedFramesFolder(
+      [("a.png", frame)],
+      boxes: "file,state,xmin,ymin,xmax,ymax\na.png,red,20,20,50,110\na.png,green,160,140,250,170\n")
     for (orientation, colors) in [
       ("auto", ["red", "green"]), ("vertical", ["red"]), ("horizontal", ["green"]),
     ] {
@@ -96,8 +97,6 @@ import TrafficLightTestSupport
       #expect(Set(lights.compactMap { $0["color"] as? String }) == Set(colors), "\(orientation)")
     }
     // evaluate on boxed frames: the horizontal head is labelled, and not looked for.
-    try "file,state,xmin,ymin,xmax,ymax\na.png,red,20,20,50,110\na.png,green,160,140,250,170\n".write(
-      toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
     #expect(try traffic("evaluate", folder).stdout.contains("lights found: 2 of 2 (100.0%)"))
     let vertical = try traffic("evaluate", "--orientation", "vertical", folder).stdout
     #expect(vertical.contains("lights found: 1 of 2 (50.0%)"), "\(vertical)")
@@ -106,11 +105,9 @@ import TrafficLightTestSupport
   }
 
   @Test func profilesFinder_isTheOneFramesAreSearchedWith() throws {
-    let folder = try temporaryFolder()
-    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
-    try writePNG(syntheticFrame([(.red, 30, 40), (.green, 250, 50)]), to: folder + "/frames/a.png")
-    try "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\na.png,green,250,50,280,140\n".write(
-      toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
+    let folder = try boxedFramesFolder(
+      [("a.png", syntheticFrame([(.red, 30, 40), (.green, 250, 50)]))],
+      boxes: "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\na.png,green,250,50,280,140\n")
     // A finder whose red window is empty (red lamps are not lit pixels), with no second look
     // at dim pixels, and that keeps only lights at least 0.5 sure; its crops read vertical
     // lights.
@@ -149,12 +146,9 @@ import TrafficLightTestSupport
   }
 
   @Test func evaluate_boxedFrames_reportsFoundFalseAndColours() throws {
-    let folder = try temporaryFolder()
-    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
-    try writePNG(syntheticFrame([(.red, 30, 40), (.green, 250, 50)]), to: folder + "/frames/a.png")
-    try writePNG(syntheticFrame(), to: folder + "/frames/b.png")
-    try "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\nb.png,yellow,100,40,130,130\n".write(
-      toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
+    let folder = try boxedFramesFolder(
+      [("a.png", syntheticFrame([(.red, 30, 40), (.green, 250, 50)])), ("b.png", syntheticFrame())],
+      boxes: "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\nb.png,yellow,100,40,130,130\n")
     let text = try traffic("evaluate", folder)
     #expect(text.status == 0)
     #expect(text.stdout.contains("\(folder): 2 frames, 2 labelled lit boxes"))
@@ -183,11 +177,9 @@ import TrafficLightTestSupport
   }
 
   @Test func evaluate_candidates_writesEveryCandidateLabelled_forFittingTheEvidence() throws {
-    let folder = try temporaryFolder()
-    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
-    try writePNG(syntheticFrame([(.red, 30, 40)]), to: folder + "/frames/a.png")
-    try "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\n".write(
-      toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
+    let folder = try boxedFramesFolder(
+      [("a.png", syntheticFrame([(.red, 30, 40)]))],
+      boxes: "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\n")
     let run = try traffic("evaluate", "--candidates", folder + "/c.csv", folder)
     #expect(run.status == 0, "\(run.stderr)")
     let lines = try String(contentsOfFile: folder + "/c.csv", encoding: .utf8).split(separator: "\n")

@@ -62,6 +62,16 @@ package func temporaryFolder() throws -> String {
   return url.path
 }
 
+/// A new folder of whole frames with boxes, as `evaluate` reads them: each of `frames`
+/// written as a PNG at `frames/NAME`, and `boxes` (the CSV's text) as `boxes.csv`.
+package func boxedFramesFolder(_ frames: [(name: String, image: RGBImage)], boxes: String) throws -> String {
+  let folder = try temporaryFolder()
+  try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+  for frame in frames { try writePNG(frame.image, to: folder + "/frames/" + frame.name) }
+  try boxes.write(toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
+  return folder
+}
+
 /// Writes `image` as a PNG at `path`.
 package func writePNG(_ image: RGBImage, to path: String) throws {
   try Data(try ImageEncoder.png(image)).write(to: URL(fileURLWithPath: path))

@@ -106,12 +106,10 @@ import TrafficLightTestSupport
   }
 
   @Test func evaluator_labelsACandidate_litWhenItsLightFindsABoxOfItsColour() throws {
-    let folder = try temporaryFolder()
-    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
-    try writePNG(syntheticFrame([(.red, 30, 40), (.green, 250, 50)]), to: folder + "/frames/a.png")
     // The red light's box is labelled red; the green light's box is labelled yellow.
-    try "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\na.png,yellow,250,50,280,140\n".write(
-      toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
+    let folder = try boxedFramesFolder(
+      [("a.png", syntheticFrame([(.red, 30, 40), (.green, 250, 50)]))],
+      boxes: "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\na.png,yellow,250,50,280,140\n")
     let frames = try BoxedFrames.load(folder)
     let result = try #require(FrameEvaluator().candidates(of: frames).first)
     #expect(result.failure == nil)

@@ -144,11 +144,7 @@ import TrafficLightTestSupport
 
 @Suite struct BoxedFramesTests {
   private func folder(csv: String, frames: [String]) throws -> String {
-    let folder = try temporaryFolder()
-    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
-    for name in frames { try writePNG(syntheticFrame(), to: folder + "/frames/" + name) }
-    try csv.write(toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
-    return folder
+    try boxedFramesFolder(frames.map { ($0, syntheticFrame()) }, boxes: csv)
   }
 
   @Test func loadsHousingBoxes_andFramesWithout() throws {
@@ -211,16 +207,10 @@ import TrafficLightTestSupport
   }
 
   @Test func evaluator_countsFoundFalseAndColours() throws {
-    let path = try temporaryFolder()
-    try FileManager.default.createDirectory(atPath: path + "/frames", withIntermediateDirectories: true)
-    var frame = syntheticFrame()
-    paste(syntheticLight(lit: .red), into: &frame, x: 30, y: 40)
-    paste(syntheticLight(lit: .green), into: &frame, x: 250, y: 50)
-    try writePNG(frame, to: path + "/frames/a.png")
-    try writePNG(syntheticFrame(), to: path + "/frames/b.png")
     // The green light is not labelled (a false light); a labelled yellow light is not there.
-    try "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\nb.png,yellow,100,40,130,130\n".write(
-      toFile: path + "/boxes.csv", atomically: true, encoding: .utf8)
+    let path = try boxedFramesFolder(
+      [("a.png", syntheticFrame([(.red, 30, 40), (.green, 250, 50)])), ("b.png", syntheticFrame())],
+      boxes: "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\nb.png,yellow,100,40,130,130\n")
     let report = FrameEvaluator().evaluate(try BoxedFrames.load(path))
     #expect(report.labelled == 2)
     #expect(report.found == 1)
