@@ -31,16 +31,17 @@ public struct FoundLight: Sendable, Equatable {
 /// Finds traffic lights in a whole image by their lit lamps.
 ///
 /// A candidate lamp is a connected patch of bright, saturated pixels of one lamp hue (red,
-/// yellow or green; looked for again with lower floors, `dimThresholds`), roughly round, no wider than a third of the image's longer side, whose
-/// neighbours along the light's axis (where the light's lamp order puts its unlit lamps, a
-/// lamp pitch apart) are not much brighter than it. What is measured around it (its unlit
-/// lamps, the housing beside it and between the lamps, its surround: `LampMeasurements`)
-/// gives, through the evidence model, how sure the finder is that it is the lit lamp of a
-/// light; a lit lamp is a candidate at least `minimumConfidence` sure. A patch is tried as
-/// the lamp of a vertical head, then of a horizontal one (`heads` restricts the search to
-/// one). The search runs on the image and on halvings of it (2x2
-/// means) down to a quarter of its size, so that large lamps whose LEDs show as dots are
-/// seen whole; a light found at two scales is kept once, at its most confident.
+/// yellow or green; looked for again with lower floors, `dimThresholds`), roughly round, no
+/// wider than a third of the image's longer side, whose neighbours along the light's axis
+/// (where the light's lamp order puts its unlit lamps, a lamp pitch apart) are not much
+/// brighter than it (`unlitRatio`). What is measured around it (its unlit lamps, the housing
+/// beside it and between the lamps, its surround: `LampMeasurements`) gives, through the
+/// evidence model, how sure the finder is that it is the lit lamp of a light; a lit lamp is
+/// a candidate at least `minimumConfidence` sure. A patch is tried as the lamp of a vertical
+/// head, then of a horizontal one (`heads` restricts the search to one). The search runs on
+/// the image and on halvings of it (2x2 means) down to a quarter of its size, so that large
+/// lamps whose LEDs show as dots are seen whole; a light found at two scales is kept once, at
+/// its most confident.
 public struct LampFinder: Sendable, Codable, Equatable {
   /// The blur applied before the pixels are judged, in pixels of each scale.
   public var sigma = 1.0
