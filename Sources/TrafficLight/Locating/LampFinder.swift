@@ -257,8 +257,8 @@ private struct LampPlane {
   let height: Int
   /// The blurred image the plane was made from.
   let pixels: RGBImage
-  /// Each pixel's lamp colour: 0 none, 1 red, 2 yellow, 3 green.
-  var colorCode: [UInt8]
+  /// Every patch of lamp-coloured pixels.
+  let patches: [Patch]
 
   static let colors: [SignalColor] = [.red, .yellow, .green]
 
@@ -266,8 +266,9 @@ private struct LampPlane {
     width = image.width
     height = image.height
     pixels = image
-    // PixelClass is a UInt8 enum of the same codes: its array's bytes are the codes.
-    colorCode = classifier.classify(image).classes.withUnsafeBytes { Array($0) }
+    // The class map is this plane's alone (nothing else holds it): the fill clears it in place.
+    var classes = classifier.classify(image).classes
+    patches = Self.patches(of: image, classes: &classes)
   }
 
   /// The mean value (largest channel) and chroma (largest less smallest channel) of rows
@@ -306,50 +307,55 @@ private struct LampPlane {
     var chromaSum = 0
   }
 
-  /// Every patch of lamp-coloured pixels.
-  func patches() -> [Patch] {
-    var codes = colorCode  // cleared as the patches are taken
+  /// Every patch of lamp-coloured pixels of `image`, by their `classes` (cleared as the
+  /// patches are taken).
+  static func patches(of image: RGBImage, classes: inout [PixelClass]) -> [Patch] {
     var patches: [Patch] = []
     var stack: [Int] = []
-    let (width, height) = (self.width, self.height)
-    pixels.read { bytes in
-      codes.withUnsafeMutableBufferPointer { codes in
-        for start in 0..<(width * height) where codes[start] != 0 {
-          let code = codes[start]
-          var patch = Patch(
-            color: Self.colors[Int(code) - 1], minX: start % width, maxX: start % width, minY: start / width,
-            maxY: start / width)
-          codes[start] = 0
-          stack.append(start)
-          while let i = stack.popLast() {
-            let (x, y) = (i % width, i / width)
-            patch.area += 1
-            let (r, g, b) = (bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
-            let largest = max(r, g, b)
-            patch.valueSum += Int(largest)
-            patch.chromaSum += Int(largest - min(r, g, b))
-            patch.minX = min(patch.minX, x)
-            patch.maxX = max(patch.maxX, x)
-            patch.minY = min(patch.minY, y)
-            patch.maxY = max(patch.maxY, y)
-            if x > 0 && codes[i - 1] == code {
-              codes[i - 1] = 0
-              stack.append(i - 1)
+    let (width, height) = (image.width, image.height)
+    // PixelClass is a UInt8 enum of the same codes (0 none, 1 red, 2 yellow, 3 green): its
+    // array's bytes are the codes.
+    image.read { bytes in
+      classes.withUnsafeMutableBufferPointer { classes in
+        classes.withMemoryRebound(to: UInt8.self) { codes in
+          for start in 0..<(width * height) where codes[start] != 0 {
+            let code = codes[start]
+            var patch = Patch(
+              color: Self.colors[Int(code) - 1], minX: start % width, maxX: start % width,
+              minY: start / width,
+              maxY: start / width)
+            codes[start] = 0
+            stack.append(start)
+            while let i = stack.popLast() {
+              let (x, y) = (i % width, i / width)
+              patch.area += 1
+              let (r, g, b) = (bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
+              let largest = max(r, g, b)
+              patch.valueSum += Int(largest)
+              patch.chromaSum += Int(largest - min(r, g, b))
+              patch.minX = min(patch.minX, x)
+              patch.maxX = max(patch.maxX, x)
+              patch.minY = min(patch.minY, y)
+              patch.maxY = max(patch.maxY, y)
+              if x > 0 && codes[i - 1] == code {
+                codes[i - 1] = 0
+                stack.append(i - 1)
+              }
+              if x + 1 < width && codes[i + 1] == code {
+                codes[i + 1] = 0
+                stack.append(i + 1)
+              }
+              if y > 0 && codes[i - width] == code {
+                codes[i - width] = 0
+                stack.append(i - width)
+              }
+              if y + 1 < height && codes[i + width] == code {
+                codes[i + width] = 0
+                stack.append(i + width)
+              }
             }
-            if x + 1 < width && codes[i + 1] == code {
-              codes[i + 1] = 0
-              stack.append(i + 1)
-            }
-            if y > 0 && codes[i - width] == code {
-              codes[i - width] = 0
-              stack.append(i - width)
-            }
-            if y + 1 < height && codes[i + width] == code {
-              codes[i + width] = 0
-              stack.append(i + width)
-            }
+            patches.append(patch)
           }
-          patches.append(patch)
         }
       }
     }
@@ -359,7 +365,7 @@ private struct LampPlane {
   /// The candidate lamps of this scale, in its pixels: for each patch, one candidate for each
   /// way of head it may be the lit lamp of.
   func candidates(finder: LampFinder) -> [[LampCandidate]] {
-    patches().map { candidates(from: $0, finder: finder) }.filter { !$0.isEmpty }
+    patches.map { candidates(from: $0, finder: finder) }.filter { !$0.isEmpty }
   }
 
   /// The lights `patch` may be the lit lamp of, with what was measured of each.
