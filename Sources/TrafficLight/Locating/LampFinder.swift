@@ -400,23 +400,27 @@ private struct LampPlane {
         return means(
           x0: Int(sx - side / 2), x1: Int(sx + side / 2), y0: Int(sy - side / 2), y1: Int(sy + side / 2))
       }
+      // That square's mean value and chroma as shares of the lamp's, nil when it is off the
+      // image.
+      func ratios(across: Double, along: Double, side: Double) -> (value: Double, chroma: Double)? {
+        square(across: across, along: along, side: side).map {
+          ($0.value / lamp.value, $0.chroma / lamp.chroma)
+        }
+      }
       var unlit: [(value: Double, chroma: Double)] = []
       for slot in slots {
-        guard let mean = square(across: 0, along: slot * pitch, side: d) else { return nil }
-        unlit.append((mean.value / lamp.value, mean.chroma / lamp.chroma))
+        guard let ratio = ratios(across: 0, along: slot * pitch, side: d) else { return nil }
+        unlit.append(ratio)
       }
       guard unlit.allSatisfy({ $0.value <= finder.unlitRatio }) else { return nil }
       // The housing beside the lamp either side, and between it and its first unlit lamp;
       // a square off the image counts dark.
-      func ratios(across: Double, along: Double, side: Double) -> (value: Double, chroma: Double) {
-        guard let mean = square(across: across, along: along, side: side) else { return (0, 0) }
-        return (mean.value / lamp.value, mean.chroma / lamp.chroma)
-      }
       let sides = [
-        ratios(across: -0.75 * d, along: 0, side: d / 2), ratios(across: 0.75 * d, along: 0, side: d / 2),
+        ratios(across: -0.75 * d, along: 0, side: d / 2) ?? (0, 0),
+        ratios(across: 0.75 * d, along: 0, side: d / 2) ?? (0, 0),
       ]
-      let gap = ratios(across: 0, along: (slots[0] > 0 ? 0.5 : -0.5) * pitch, side: d / 2)
-      let surround = ratios(across: 0, along: 0, side: 3 * d)
+      let gap = ratios(across: 0, along: (slots[0] > 0 ? 0.5 : -0.5) * pitch, side: d / 2) ?? (0, 0)
+      let surround = ratios(across: 0, along: 0, side: 3 * d) ?? (0, 0)
       let measurements = LampMeasurements(
         color: patch.color, relativeSize: d / Double(max(width, height)),
         fill: Double(patch.area) / Double(bw * bh), elongation: log(Double(bh) / Double(bw)),

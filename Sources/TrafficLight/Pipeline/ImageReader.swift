@@ -94,9 +94,8 @@ public struct ImageReader: Sendable {
       path: path, outcome: .success(lights.map(RegionReading.init(found:))), damage: damage)
     reading.searchedForLights = true
     if keepingMaps {
-      var pixels = fullSize
-      if pixels == nil { pixels = try decoder.decode(bytes, name: path).pixels }
-      reading.picture = FoundLightsPicture.render(pixels!, lights: lights)
+      let pixels = if let fullSize { fullSize } else { try decoder.decode(bytes, name: path).pixels }
+      reading.picture = FoundLightsPicture.render(pixels, lights: lights)
     }
     return reading
   }
