@@ -70,6 +70,35 @@ import TrafficLightKernels
     }
   }
 
+  /// A lone coloured pixel at each place of a grey row (blocks of 16, the row's tail) is
+  /// classified as the reference classifies it at every level, just above its saturation
+  /// floor and just below it: a level that skips grey blocks wholesale must not skip it.
+  @Test(arguments: KernelLevel.supported)
+  func classify_lonePixelAtEveryPlace_equalsReference(level: KernelLevel) {
+    // Value level 127 and a floor of 0.4: (128, 76, 76) has d 52 > 0.4 * 128; (128, 77, 77)
+    // has d 51, not above it.
+    let thresholds = HSVThresholds(
+      saturationFloor: 0.4, valueFloor: 0.5, green: HueRange(95, 195), yellow: HueRange(18, 70),
+      red: HueRange(330, 18))
+    let classifier = HSVClassifier(thresholds: thresholds, level: level)
+    for colour: (UInt8, UInt8, UInt8) in [(128, 76, 76), (128, 77, 77), (0, 255, 90), (255, 255, 0)] {
+      let expected = referenceClass(r: colour.0, g: colour.1, b: colour.2, thresholds: thresholds)
+      for width in [16, 17, 53] {
+        for place in 0..<width {
+          var image = RGBImage(width: width, height: 1, fill: (120, 120, 120))
+          image[place, 0] = colour
+          let map = classifier.classify(image)
+          guard map[place, 0] == expected,
+            map.classes.filter({ $0 != .none }).count == (expected == .none ? 0 : 1)
+          else {
+            Issue.record("\(level): \(colour) at \(place) of \(width) should be \(expected)")
+            return
+          }
+        }
+      }
+    }
+  }
+
   /// The AVX-512 level, where the CPU has it (the tests above take every level the CPU runs;
   /// this one says so when AVX-512 is not among them).
   @Test(.enabled(if: KernelLevel.avx512.isSupported, "this CPU has no AVX-512"))
