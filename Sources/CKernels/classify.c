@@ -1,10 +1,12 @@
 // The per-pixel classifier (see tl_classify_rgb8 in kernels.h): one plain C loop, written
 // without branches so that the compiler vectorises it, compiled for AVX2 and AVX-512 (the
-// same source under each level's target attribute); a loop with a branch per decision for
-// `generic`; SSE2 intrinsics in 16-bit lanes for `sse2`. Every form gives the same classes.
+// same source under each level's target attribute); for `generic` and `sse2`, 8 lanes of
+// the compiler's vector types. Every form gives the same classes.
 
 #include "kernels.h"
 #include "targets.h"
+
+#include <string.h>
 
 /// Whether the hue, as `60000 (n + k d)` (thousandths of a degree times d), lies in `rule`.
 TL_INLINE int32_t holds(int32_t hue, int32_t d, tl_hue_rule rule) {
@@ -42,147 +44,64 @@ TL_INLINE uint8_t classify_one(int32_t r, int32_t g, int32_t b, const tl_hsv_rul
   return (uint8_t)(code & -(saturated & lit));
 }
 
-/// The same class with a branch per decision: faster where the branch-free form's 32-bit
-/// multiplies and blends are emulated (SSE2 has no 32-bit lane multiply), as on the baseline.
-TL_INLINE uint8_t classify_one_branching(
-  int32_t r, int32_t g, int32_t b, const tl_hsv_rules *rules, int32_t lowest_saturation) {
-  int32_t high = r > g ? r : g;
-  high = high > b ? high : b;
-  int32_t low = r < g ? r : g;
-  low = low < b ? low : b;
-  int32_t d = high - low;
-  int32_t saturation = 1000 * d;
-  if (d <= 0 || saturation <= lowest_saturation * high || high <= rules->value_level) return 0;
-  int32_t hue;
-  if (high == r) {
-    int32_t n = g - b;
-    hue = 60000 * n + (n < 0 ? 360000 * d : 0);
-  } else if (high == g) {
-    hue = 60000 * (b - r) + 120000 * d;
-  } else {
-    hue = 60000 * (r - g) + 240000 * d;
-  }
-  if (holds(hue, d, rules->green)) return saturation > rules->green.saturation * high ? 3 : 0;
-  if (holds(hue, d, rules->yellow)) return saturation > rules->yellow.saturation * high ? 2 : 0;
-  if (holds(hue, d, rules->red)) return saturation > rules->red.saturation * high ? 1 : 0;
-  return 0;
-}
+// MARK: - 8 lanes in the compiler's own vector types (GCC's and Clang's vector extensions),
+// for the levels without wide lanes: `generic` (NEON on arm64) and `sse2`. Their 32-bit
+// products are left to the compiler, which splits them into 16-bit halves where it must.
 
-TL_INLINE void classify(
-  const uint8_t *restrict pixels, uint8_t *restrict classes, size_t count,
-  const tl_hsv_rules *rules) {
-  const tl_hsv_rules local = *rules;
-  for (size_t i = 0; i < count; i++) {
-    classes[i] = classify_one(pixels[3 * i], pixels[3 * i + 1], pixels[3 * i + 2], &local);
-  }
-}
+typedef uint8_t tl_bytes16 __attribute__((vector_size(16)));
+typedef int16_t tl_lanes8 __attribute__((vector_size(16)));
+typedef uint16_t tl_unsigned_lanes8 __attribute__((vector_size(16)));
+typedef int32_t tl_wide_lanes8 __attribute__((vector_size(32)));
 
-static void classify_generic(
-  const uint8_t *pixels, uint8_t *classes, size_t count, const tl_hsv_rules *rules) {
-  const tl_hsv_rules local = *rules;
-  int32_t lowest = local.green.saturation;
-  lowest = local.yellow.saturation < lowest ? local.yellow.saturation : lowest;
-  lowest = local.red.saturation < lowest ? local.red.saturation : lowest;
-  for (size_t i = 0; i < count; i++) {
-    classes[i] = classify_one_branching(
-      pixels[3 * i], pixels[3 * i + 1], pixels[3 * i + 2], &local, lowest);
-  }
-}
-
-#if defined(__x86_64__)
-#include <emmintrin.h>
-
-/// A 32-bit product held as its high and low 16-bit halves, in 8 lanes: SSE2 multiplies 16
-/// bits by 16 and gives either half of the product; it has no 32-bit lane multiply.
-typedef struct {
-  __m128i high;
-  __m128i low;
-} tl_wide8;
-
-/// a * b, for a and b from 0 to 65535.
-TL_INLINE tl_wide8 times_unsigned8(__m128i a, __m128i b) {
-  return (tl_wide8){_mm_mulhi_epu16(a, b), _mm_mullo_epi16(a, b)};
-}
-
-/// a * b, for a and b from -32768 to 32767.
-TL_INLINE tl_wide8 times_signed8(__m128i a, __m128i b) {
-  return (tl_wide8){_mm_mulhi_epi16(a, b), _mm_mullo_epi16(a, b)};
-}
-
-/// All ones in the lanes where a > b, for products whose high halves fit 16 signed bits.
-TL_INLINE __m128i above8(tl_wide8 a, tl_wide8 b) {
-  const __m128i flip = _mm_set1_epi16((short)0x8000);  // unsigned order of the low halves
-  __m128i low = _mm_cmpgt_epi16(_mm_xor_si128(a.low, flip), _mm_xor_si128(b.low, flip));
-  return _mm_or_si128(
-    _mm_cmpgt_epi16(a.high, b.high), _mm_and_si128(_mm_cmpeq_epi16(a.high, b.high), low));
-}
-
-/// bound * d, for a hue bound from -1000 to 361000 (its low 16 bits times d, plus its high
-/// bits times d shifted up: both products of 16 bits).
-TL_INLINE tl_wide8 bound8(int32_t bound, __m128i d) {
-  tl_wide8 product = times_unsigned8(_mm_set1_epi16((short)(bound & 0xffff)), d);
-  __m128i above_16_bits = _mm_mullo_epi16(_mm_set1_epi16((short)(bound >> 16)), d);
-  product.high = _mm_add_epi16(product.high, above_16_bits);
-  return product;
+/// `holds` for 8 lanes: all ones where the hue lies in `rule`. (The 32-bit lanes are passed
+/// by address: a 32-byte vector argument would have another ABI where AVX is on.)
+TL_INLINE tl_lanes8 holds8(const tl_wide_lanes8 *hue, const tl_wide_lanes8 *d, tl_hue_rule rule) {
+  tl_wide_lanes8 above = *hue > *d * rule.lower;
+  tl_wide_lanes8 below = *hue < *d * rule.upper;
+  tl_wide_lanes8 wraps = (tl_wide_lanes8){0} - rule.wraps;
+  return __builtin_convertvector((above & below) | (wraps & (above | below)), tl_lanes8);
 }
 
 /// a where `mask` is all ones, b where it is zero.
-TL_INLINE __m128i select8(__m128i mask, __m128i a, __m128i b) {
-  return _mm_or_si128(_mm_and_si128(mask, a), _mm_andnot_si128(mask, b));
+TL_INLINE tl_lanes8 select8(tl_lanes8 mask, tl_lanes8 a, tl_lanes8 b) {
+  return (mask & a) | (~mask & b);
 }
 
-/// `holds` for 8 lanes, as masks.
-TL_INLINE __m128i holds8(tl_wide8 hue, __m128i d, tl_hue_rule rule) {
-  __m128i above = above8(hue, bound8(rule.lower, d));
-  __m128i below = above8(bound8(rule.upper, d), hue);
-  __m128i wraps = _mm_set1_epi16((short)-rule.wraps);
-  return _mm_or_si128(
-    _mm_and_si128(above, below), _mm_and_si128(wraps, _mm_or_si128(above, below)));
-}
-
-/// `classify_one` for 8 pixels, each channel in 16-bit lanes: the classes as 16-bit codes.
-/// The hexcone's `n + k d` lies from 0 to 1530, so the hue's product fits the unsigned
-/// multiply; the rest as in `classify_one`.
-TL_INLINE __m128i classify8(__m128i r, __m128i g, __m128i b, const tl_hsv_rules *rules) {
-  __m128i high = _mm_max_epi16(r, _mm_max_epi16(g, b));
-  __m128i d = _mm_sub_epi16(high, _mm_min_epi16(r, _mm_min_epi16(g, b)));
-  __m128i red_max = _mm_cmpeq_epi16(high, r);
-  __m128i green_max = _mm_andnot_si128(red_max, _mm_cmpeq_epi16(high, g));
-  __m128i d2 = _mm_add_epi16(d, d);
-  __m128i d4 = _mm_add_epi16(d2, d2);
-  __m128i red_n = _mm_add_epi16(
-    _mm_sub_epi16(g, b), _mm_and_si128(_mm_cmplt_epi16(g, b), _mm_add_epi16(d4, d2)));
-  __m128i green_n = _mm_add_epi16(_mm_sub_epi16(b, r), d2);
-  __m128i blue_n = _mm_add_epi16(_mm_sub_epi16(r, g), d4);
-  __m128i n = select8(red_max, red_n, select8(green_max, green_n, blue_n));
-  tl_wide8 hue = times_unsigned8(n, _mm_set1_epi16((short)60000));
-  __m128i green = holds8(hue, d, rules->green);
-  __m128i yellow = _mm_andnot_si128(green, holds8(hue, d, rules->yellow));
-  __m128i red = _mm_andnot_si128(_mm_or_si128(green, yellow), holds8(hue, d, rules->red));
-  __m128i floor = select8(
-    green, _mm_set1_epi16((short)rules->green.saturation),
+/// `classify_one` for 8 pixels, a channel in each argument's lanes: the classes, one per
+/// lane. `n + k d` lies from 0 to 1530, so its product with 60000 is a product of unsigned
+/// 16-bit numbers.
+TL_INLINE tl_lanes8 classify8(tl_lanes8 r, tl_lanes8 g, tl_lanes8 b, const tl_hsv_rules *rules) {
+  tl_lanes8 high = __builtin_elementwise_max(r, __builtin_elementwise_max(g, b));
+  tl_lanes8 d = high - __builtin_elementwise_min(r, __builtin_elementwise_min(g, b));
+  tl_lanes8 red_max = high == r;
+  tl_lanes8 green_max = ~red_max & (high == g);
+  tl_lanes8 n = select8(
+    red_max, g - b + ((g < b) & (6 * d)), select8(green_max, b - r + 2 * d, r - g + 4 * d));
+  tl_wide_lanes8 hue = __builtin_convertvector((tl_unsigned_lanes8)n, tl_wide_lanes8) * 60000;
+  tl_wide_lanes8 wide_d = __builtin_convertvector(d, tl_wide_lanes8);
+  tl_lanes8 green = holds8(&hue, &wide_d, rules->green);
+  tl_lanes8 yellow = ~green & holds8(&hue, &wide_d, rules->yellow);
+  tl_lanes8 red = ~(green | yellow) & holds8(&hue, &wide_d, rules->red);
+  tl_lanes8 floor = select8(
+    green, (tl_lanes8){0} + (int16_t)rules->green.saturation,
     select8(
-      yellow, _mm_set1_epi16((short)rules->yellow.saturation),
-      _mm_set1_epi16((short)rules->red.saturation)));
-  __m128i saturated =
-    above8(times_signed8(d, _mm_set1_epi16(1000)), times_signed8(floor, high));
-  __m128i lit = _mm_and_si128(
-    _mm_cmpgt_epi16(d, _mm_setzero_si128()),
-    _mm_cmpgt_epi16(high, _mm_set1_epi16((short)rules->value_level)));
-  __m128i code = _mm_or_si128(
-    _mm_and_si128(green, _mm_set1_epi16(3)),
-    _mm_or_si128(_mm_and_si128(yellow, _mm_set1_epi16(2)), _mm_and_si128(red, _mm_set1_epi16(1))));
-  return _mm_and_si128(code, _mm_and_si128(saturated, lit));
+      yellow, (tl_lanes8){0} + (int16_t)rules->yellow.saturation,
+      (tl_lanes8){0} + (int16_t)rules->red.saturation));
+  tl_wide_lanes8 floor_high =
+    __builtin_convertvector(floor, tl_wide_lanes8) * __builtin_convertvector(high, tl_wide_lanes8);
+  tl_lanes8 saturated = __builtin_convertvector(wide_d * 1000 > floor_high, tl_lanes8);
+  tl_lanes8 lit = (d > 0) & (high > (int16_t)rules->value_level);
+  return ((green & 3) | (yellow & 2) | (red & 1)) & saturated & lit;
 }
 
-/// The SSE2 level: 16 pixels at a time, in 16-bit lanes. Most pixels of a photo are too
-/// grey or too dark for any class: a block of 16 where no pixel has its largest channel
-/// above the value level and its spread above the least any saturation floor allows there
-/// (`1000 d > floor * max` with `max > value_level` needs `d > floor * (value_level + 1) /
-/// 1000`) is written as zeros from a test on the interleaved bytes (each pixel's channels
-/// lined up on its first byte by loads one and two bytes on). Other blocks are split into
-/// channels and classified whole.
-static void classify_sse2(
+/// 16 pixels at a time, in 8 lanes. Most pixels of a photo are too grey or too dark for any
+/// class: a block of 16 where no pixel has its largest channel above the value level and
+/// its spread above the least any saturation floor allows there (`1000 d > floor * max`
+/// with `max > value_level` needs `d > floor * (value_level + 1) / 1000`) is written as
+/// zeros from a test on the interleaved bytes (each pixel's channels lined up on its first
+/// byte by loads one and two bytes on). Other blocks are split into channels and classified
+/// whole.
+static void classify_lanes8(
   const uint8_t *pixels, uint8_t *classes, size_t count, const tl_hsv_rules *rules) {
   const tl_hsv_rules local = *rules;
   int32_t lowest = local.green.saturation;
@@ -190,52 +109,56 @@ static void classify_sse2(
   lowest = local.red.saturation < lowest ? local.red.saturation : lowest;
   int32_t value = local.value_level < 0 ? 0 : (local.value_level > 255 ? 255 : local.value_level);
   int32_t least = lowest < 0 ? 0 : lowest * (value + 1) / 1000;
-  const __m128i spread = _mm_set1_epi8((char)(least > 255 ? 255 : least));
-  const __m128i level = _mm_set1_epi8((char)value);
-  const __m128i zero = _mm_setzero_si128();
+  const uint8_t spread = (uint8_t)(least > 255 ? 255 : least);
   // The bytes of a block's three 16-byte thirds where a pixel starts.
-  __m128i starts[3];
+  tl_bytes16 starts[3];
   for (int third = 0; third < 3; third++) {
-    uint8_t mask[16];
-    for (int k = 0; k < 16; k++) mask[k] = (16 * third + k) % 3 == 0 ? 0xff : 0;
-    starts[third] = _mm_loadu_si128((const __m128i *)mask);
+    for (int k = 0; k < 16; k++) starts[third][k] = (16 * third + k) % 3 == 0 ? 0xff : 0;
   }
   size_t i = 0;
   for (; i + 16 <= count; i += 16) {
     const uint8_t *block = pixels + 3 * i;
     // The loads two bytes on read two bytes past the block: there must be a pixel more.
     if (i + 17 <= count) {
-      __m128i any = zero;
+      tl_bytes16 any = {0};
       for (int third = 0; third < 3; third++) {
-        __m128i first = _mm_loadu_si128((const __m128i *)(block + 16 * third));
-        __m128i second = _mm_loadu_si128((const __m128i *)(block + 16 * third + 1));
-        __m128i last = _mm_loadu_si128((const __m128i *)(block + 16 * third + 2));
-        __m128i high = _mm_max_epu8(first, _mm_max_epu8(second, last));
-        __m128i d = _mm_subs_epu8(high, _mm_min_epu8(first, _mm_min_epu8(second, last)));
-        __m128i both = _mm_min_epu8(_mm_subs_epu8(d, spread), _mm_subs_epu8(high, level));
-        any = _mm_or_si128(any, _mm_and_si128(both, starts[third]));
+        tl_bytes16 first, second, last;
+        memcpy(&first, block + 16 * third, sizeof first);
+        memcpy(&second, block + 16 * third + 1, sizeof second);
+        memcpy(&last, block + 16 * third + 2, sizeof last);
+        tl_bytes16 high = __builtin_elementwise_max(first, __builtin_elementwise_max(second, last));
+        tl_bytes16 low = __builtin_elementwise_min(first, __builtin_elementwise_min(second, last));
+        tl_bytes16 both = (tl_bytes16)(high - low > spread) & (tl_bytes16)(high > (uint8_t)value);
+        any |= both & starts[third];
       }
-      if (_mm_movemask_epi8(_mm_cmpeq_epi8(any, zero)) == 0xffff) {
-        _mm_storeu_si128((__m128i *)(classes + i), zero);
+      uint64_t halves[2];
+      memcpy(halves, &any, sizeof halves);
+      if ((halves[0] | halves[1]) == 0) {
+        memset(classes + i, 0, 16);
         continue;
       }
     }
-    uint8_t channels[3][16];
+    tl_lanes8 channels[3][2];
     for (int k = 0; k < 16; k++) {
-      channels[0][k] = block[3 * k];
-      channels[1][k] = block[3 * k + 1];
-      channels[2][k] = block[3 * k + 2];
+      for (int c = 0; c < 3; c++) channels[c][k / 8][k % 8] = block[3 * k + c];
     }
-    __m128i r = _mm_loadu_si128((const __m128i *)channels[0]);
-    __m128i g = _mm_loadu_si128((const __m128i *)channels[1]);
-    __m128i b = _mm_loadu_si128((const __m128i *)channels[2]);
-    __m128i front = classify8(
-      _mm_unpacklo_epi8(r, zero), _mm_unpacklo_epi8(g, zero), _mm_unpacklo_epi8(b, zero), &local);
-    __m128i back = classify8(
-      _mm_unpackhi_epi8(r, zero), _mm_unpackhi_epi8(g, zero), _mm_unpackhi_epi8(b, zero), &local);
-    _mm_storeu_si128((__m128i *)(classes + i), _mm_packus_epi16(front, back));
+    for (int half = 0; half < 2; half++) {
+      tl_lanes8 codes = classify8(channels[0][half], channels[1][half], channels[2][half], &local);
+      for (int k = 0; k < 8; k++) classes[i + 8 * half + k] = (uint8_t)codes[k];
+    }
   }
   for (; i < count; i++) {
+    classes[i] = classify_one(pixels[3 * i], pixels[3 * i + 1], pixels[3 * i + 2], &local);
+  }
+}
+
+#if defined(__x86_64__)
+/// The branch-free loop, for the compiler to vectorise in the caller's lanes.
+TL_INLINE void classify(
+  const uint8_t *restrict pixels, uint8_t *restrict classes, size_t count,
+  const tl_hsv_rules *rules) {
+  const tl_hsv_rules local = *rules;
+  for (size_t i = 0; i < count; i++) {
     classes[i] = classify_one(pixels[3 * i], pixels[3 * i + 1], pixels[3 * i + 2], &local);
   }
 }
@@ -255,9 +178,6 @@ void tl_classify_rgb8(
   int level, const uint8_t *pixels, uint8_t *classes, size_t count, const tl_hsv_rules *rules) {
   switch (level) {
 #if defined(__x86_64__)
-  case TL_LEVEL_SSE2:
-    classify_sse2(pixels, classes, count, rules);
-    return;
   case TL_LEVEL_AVX2:
     classify_avx2(pixels, classes, count, rules);
     return;
@@ -266,8 +186,7 @@ void tl_classify_rgb8(
     return;
 #endif
   default:
-    // The generic loop branches: on a baseline without 32-bit lane multiplies (x86-64's
-    // SSE2, where `generic` runs it too) its vectorised form would be slower.
-    classify_generic(pixels, classes, count, rules);
+    // `generic` and `sse2` (x86-64's baseline, what the package is built for).
+    classify_lanes8(pixels, classes, count, rules);
   }
 }

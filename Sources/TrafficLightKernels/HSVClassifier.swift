@@ -75,8 +75,9 @@ public struct HSVThresholds: Sendable, Equatable, Hashable, Codable {
 /// evaluation of the SPEC's formulas on every one of the 2^24 colours, at every level
 /// (tested).
 ///
-/// The C levels classify a whole image with `tl_classify_rgb8` (a branch-free loop the
-/// compiler vectorises, one copy per level, `Sources/CKernels/classify.c`); the `portable`
+/// The C levels classify a whole image with `tl_classify_rgb8` (`Sources/CKernels/classify.c`:
+/// a branch-free loop the compiler vectorises for AVX2 and AVX-512; 8 lanes of its vector
+/// types for `generic` and `sse2`, skipping blocks too grey or dark for any class); the `portable`
 /// level, and every single pixel, take the Swift form below, which branches. All give the
 /// same classes.
 public struct HSVClassifier: Sendable {

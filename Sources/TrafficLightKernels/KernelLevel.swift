@@ -18,9 +18,8 @@ public enum KernelLevel: String, Sendable, CaseIterable, Comparable {
   /// Swift SIMD types, compiled for the architecture's baseline; the form for sigmas whose
   /// radius passes the fixed-point blur's limit (above 16, sigma above 16/3).
   case portable
-  /// C for the architecture's baseline: the blur in 8 lanes of the compiler's own vector
-  /// types (NEON on arm64, SSE2 on x86-64), the classifier a loop with a branch per decision;
-  /// the C form on CPUs other than x86-64 (arm64, for one).
+  /// C for the architecture's baseline, in 8 lanes of the compiler's own vector types (NEON
+  /// on arm64, SSE2 on x86-64): the C form on CPUs other than x86-64 (arm64, for one).
   case generic
   /// x86-64's baseline (every x86-64 CPU): 8 sixteen-bit lanes.
   case sse2
