@@ -1,7 +1,8 @@
 // The per-pixel classifier (see tl_classify_rgb8 in kernels.h): one plain C loop, written
 // without branches so that the compiler vectorises it, compiled for AVX2 and AVX-512 (the
 // same source under each level's target attribute); for `generic` and `sse2`, 8 lanes of
-// the compiler's vector types. Every form gives the same classes.
+// the compiler's vector types. Every form writes blocks too grey or dark for any class as
+// zeros without classifying them, and every form gives the same classes.
 
 #include "kernels.h"
 #include "targets.h"
@@ -94,49 +95,63 @@ TL_INLINE tl_lanes8 classify8(tl_lanes8 r, tl_lanes8 g, tl_lanes8 b, const tl_hs
   return ((green & 3) | (yellow & 2) | (red & 1)) & saturated & lit;
 }
 
-/// 16 pixels at a time, in 8 lanes. Most pixels of a photo are too grey or too dark for any
-/// class: a block of 16 where no pixel has its largest channel above the value level and
-/// its spread above the least any saturation floor allows there (`1000 d > floor * max`
-/// with `max > value_level` needs `d > floor * (value_level + 1) / 1000`) is written as
-/// zeros from a test on the interleaved bytes (each pixel's channels lined up on its first
-/// byte by loads one and two bytes on). Other blocks are split into channels and classified
-/// whole.
+/// What a pixel needs for any class, as bytes: its largest channel above `value` and its
+/// spread (largest less smallest) above `spread`, the least any saturation floor allows
+/// there (`1000 d > floor * max` with `max > value_level` needs `d > floor * (value_level +
+/// 1) / 1000`); and the bytes of a block's three 16-byte thirds where a pixel starts.
+typedef struct {
+  uint8_t value;
+  uint8_t spread;
+  tl_bytes16 starts[3];
+} tl_blank_test;
+
+TL_INLINE tl_blank_test blank_test(const tl_hsv_rules *rules) {
+  int32_t lowest = rules->green.saturation;
+  lowest = rules->yellow.saturation < lowest ? rules->yellow.saturation : lowest;
+  lowest = rules->red.saturation < lowest ? rules->red.saturation : lowest;
+  int32_t value = rules->value_level;
+  value = value < 0 ? 0 : (value > 255 ? 255 : value);
+  int32_t least = lowest < 0 ? 0 : lowest * (value + 1) / 1000;
+  tl_blank_test test = {(uint8_t)value, (uint8_t)(least > 255 ? 255 : least), {{0}}};
+  for (int third = 0; third < 3; third++) {
+    for (int k = 0; k < 16; k++) test.starts[third][k] = (16 * third + k) % 3 == 0 ? 0xff : 0;
+  }
+  return test;
+}
+
+/// Whether none of the 16 pixels at `block` can take a class (most blocks of a photo are
+/// too grey or too dark for any), by a test on the interleaved bytes: each pixel's channels
+/// are lined up on its first byte by loads one and two bytes on, which read two bytes past
+/// the block (there must be a pixel more).
+TL_INLINE int blank16(const uint8_t *block, const tl_blank_test *test) {
+  tl_bytes16 any = {0};
+  for (int third = 0; third < 3; third++) {
+    tl_bytes16 first, second, last;
+    memcpy(&first, block + 16 * third, sizeof first);
+    memcpy(&second, block + 16 * third + 1, sizeof second);
+    memcpy(&last, block + 16 * third + 2, sizeof last);
+    tl_bytes16 high = __builtin_elementwise_max(first, __builtin_elementwise_max(second, last));
+    tl_bytes16 low = __builtin_elementwise_min(first, __builtin_elementwise_min(second, last));
+    tl_bytes16 both = (tl_bytes16)(high - low > test->spread) & (tl_bytes16)(high > test->value);
+    any |= both & test->starts[third];
+  }
+  uint64_t halves[2];
+  memcpy(halves, &any, sizeof halves);
+  return (halves[0] | halves[1]) == 0;
+}
+
+/// 16 pixels at a time, in 8 lanes: a blank block (`blank16`) is written as zeros, others
+/// are split into channels and classified whole.
 static void classify_lanes8(
   const uint8_t *pixels, uint8_t *classes, size_t count, const tl_hsv_rules *rules) {
   const tl_hsv_rules local = *rules;
-  int32_t lowest = local.green.saturation;
-  lowest = local.yellow.saturation < lowest ? local.yellow.saturation : lowest;
-  lowest = local.red.saturation < lowest ? local.red.saturation : lowest;
-  int32_t value = local.value_level < 0 ? 0 : (local.value_level > 255 ? 255 : local.value_level);
-  int32_t least = lowest < 0 ? 0 : lowest * (value + 1) / 1000;
-  const uint8_t spread = (uint8_t)(least > 255 ? 255 : least);
-  // The bytes of a block's three 16-byte thirds where a pixel starts.
-  tl_bytes16 starts[3];
-  for (int third = 0; third < 3; third++) {
-    for (int k = 0; k < 16; k++) starts[third][k] = (16 * third + k) % 3 == 0 ? 0xff : 0;
-  }
+  const tl_blank_test test = blank_test(&local);
   size_t i = 0;
   for (; i + 16 <= count; i += 16) {
     const uint8_t *block = pixels + 3 * i;
-    // The loads two bytes on read two bytes past the block: there must be a pixel more.
-    if (i + 17 <= count) {
-      tl_bytes16 any = {0};
-      for (int third = 0; third < 3; third++) {
-        tl_bytes16 first, second, last;
-        memcpy(&first, block + 16 * third, sizeof first);
-        memcpy(&second, block + 16 * third + 1, sizeof second);
-        memcpy(&last, block + 16 * third + 2, sizeof last);
-        tl_bytes16 high = __builtin_elementwise_max(first, __builtin_elementwise_max(second, last));
-        tl_bytes16 low = __builtin_elementwise_min(first, __builtin_elementwise_min(second, last));
-        tl_bytes16 both = (tl_bytes16)(high - low > spread) & (tl_bytes16)(high > (uint8_t)value);
-        any |= both & starts[third];
-      }
-      uint64_t halves[2];
-      memcpy(halves, &any, sizeof halves);
-      if ((halves[0] | halves[1]) == 0) {
-        memset(classes + i, 0, 16);
-        continue;
-      }
+    if (i + 17 <= count && blank16(block, &test)) {
+      memset(classes + i, 0, 16);
+      continue;
     }
     tl_lanes8 channels[3][2];
     for (int k = 0; k < 16; k++) {
@@ -153,12 +168,25 @@ static void classify_lanes8(
 }
 
 #if defined(__x86_64__)
-/// The branch-free loop, for the compiler to vectorise in the caller's lanes.
+/// The branch-free loop, for the compiler to vectorise in the caller's lanes, over blocks of
+/// 32 pixels (a vector's worth or two): a blank block (`blank16` twice) is written as zeros.
 TL_INLINE void classify(
   const uint8_t *restrict pixels, uint8_t *restrict classes, size_t count,
   const tl_hsv_rules *rules) {
   const tl_hsv_rules local = *rules;
-  for (size_t i = 0; i < count; i++) {
+  const tl_blank_test test = blank_test(&local);
+  size_t i = 0;
+  for (; i + 33 <= count; i += 32) {
+    const uint8_t *block = pixels + 3 * i;
+    if (blank16(block, &test) && blank16(block + 48, &test)) {
+      memset(classes + i, 0, 32);
+      continue;
+    }
+    for (int k = 0; k < 32; k++) {
+      classes[i + k] = classify_one(block[3 * k], block[3 * k + 1], block[3 * k + 2], &local);
+    }
+  }
+  for (; i < count; i++) {
     classes[i] = classify_one(pixels[3 * i], pixels[3 * i + 1], pixels[3 * i + 2], &local);
   }
 }

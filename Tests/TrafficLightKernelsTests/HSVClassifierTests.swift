@@ -70,9 +70,9 @@ import TrafficLightKernels
     }
   }
 
-  /// A lone coloured pixel at each place of a grey row (blocks of 16, the row's tail) is
-  /// classified as the reference classifies it at every level, just above its saturation
-  /// floor and just below it: a level that skips grey blocks wholesale must not skip it.
+  /// A lone coloured pixel at each place of a grey row (in blocks of 16 or 32, or in the
+  /// row's tail) is classified as the reference classifies it at every level, just above its
+  /// saturation floor and just below it: the levels skip grey blocks wholesale, not it.
   @Test(arguments: KernelLevel.supported)
   func classify_lonePixelAtEveryPlace_equalsReference(level: KernelLevel) {
     // Value level 127 and a floor of 0.4: (128, 76, 76) has d 52 > 0.4 * 128; (128, 77, 77)
@@ -83,7 +83,7 @@ import TrafficLightKernels
     let classifier = HSVClassifier(thresholds: thresholds, level: level)
     for colour: (UInt8, UInt8, UInt8) in [(128, 76, 76), (128, 77, 77), (0, 255, 90), (255, 255, 0)] {
       let expected = referenceClass(r: colour.0, g: colour.1, b: colour.2, thresholds: thresholds)
-      for width in [16, 17, 53] {
+      for width in [16, 17, 33, 53, 65] {
         for place in 0..<width {
           var image = RGBImage(width: width, height: 1, fill: (120, 120, 120))
           image[place, 0] = colour
