@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The search for lights against the decode it follows, at every kernel level this CPU runs:
-# RUNS alternating runs (default 3) of PipelineBenchmarks' "decode F" and "decode+find lights
-# F" for a 1080p and a 640x480 JPEG, in each given checkout (default: this one, built in
-# release), then each run's ratio of p50s and their median. Give two checkouts (a commit
-# before a change and after it) to compare them within one run of a noisy machine.
+# RUNS runs (default 3) of PipelineBenchmarks' "decode+find lights, paired" (a JPEG's decode
+# and its decode plus search timed in turn, sample by sample) for a 1080p and a 640x480 JPEG,
+# in each given checkout (default: this one, built in release), alternating checkouts; then
+# each run's median ratio of the pairs, and the median over the runs. Give two checkouts (a
+# commit before a change and after it, each with this benchmark) to compare them in one run.
 #   Benchmarks/finder_vs_decode.sh [CHECKOUT...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,34 +19,30 @@ rows=$(mktemp)
 for level in $levels; do
   for run in $(seq "$runs"); do
     for checkout in "${checkouts[@]}"; do
-      for frame in 1920x1080 640x480; do
-        for filter in "decode $frame" "find lights $frame"; do
-          "$checkout/.build/release/PipelineBenchmarks" --kernel-level "$level" --filter "$filter" --seconds 1 --json \
-            | python3 -c '
+      "$checkout/.build/release/PipelineBenchmarks" --kernel-level "$level" --filter "find lights, paired" \
+        --seconds 2 --json \
+        | python3 -c '
 import json, sys
-level, run, checkout, frame = sys.argv[1:]
+level, run, checkout = sys.argv[1:]
 for line in sys.stdin:
     row = json.loads(line)
-    if row["frame"] == frame and row["benchmark"] in ("decode", "decode+find lights"):
-        print(level, run, checkout, frame, row["benchmark"].replace(" ", "_"), row["p50_ns"])
-' "$level" "$run" "$checkout" "$frame" >>"$rows"
-        done
-      done
+    if "paired_ratio_p50" in row and row["frame"] in ("1920x1080", "640x480"):
+        print(level, run, checkout, row["frame"], row["paired_ratio_p50"], row["p50_ns"])
+' "$level" "$run" "$checkout" >>"$rows"
     done
   done
 done
 python3 - "$rows" <<'PY'
 import collections, statistics, sys
-p50 = collections.defaultdict(dict)
+ratios, times = collections.defaultdict(list), collections.defaultdict(list)
 for line in open(sys.argv[1]):
-    level, run, checkout, frame, benchmark, ns = line.split()
-    p50[(level, checkout, frame, run)][benchmark] = int(ns)
-print("level  checkout  frame  decode+find / decode per run: median   (decode+find p50 median, ms)")
-for level, checkout, frame in dict.fromkeys((k[0], k[1], k[2]) for k in p50):
-    runs = [v for k, v in p50.items() if k[:3] == (level, checkout, frame) and len(v) == 2]
-    ratios = [r["decode+find_lights"] / r["decode"] for r in runs]
-    find = statistics.median(r["decode+find_lights"] for r in runs) / 1e6
-    print(f"{level} {checkout} {frame}  " + ", ".join(f"{x:.2f}x" for x in ratios)
-          + f": {statistics.median(ratios):.2f}x   ({find:.2f} ms)")
+    level, run, checkout, frame, ratio, ns = line.split()
+    ratios[(level, checkout, frame)].append(float(ratio))
+    times[(level, checkout, frame)].append(int(ns) / 1e6)
+print("level  checkout  frame  decode+find / decode, median of pairs, per run: median"
+      "   (decode+find p50 median, ms)")
+for key, values in ratios.items():
+    print(" ".join(key) + "  " + ", ".join(f"{x:.2f}x" for x in values)
+          + f": {statistics.median(values):.2f}x   ({statistics.median(times[key]):.2f} ms)")
 PY
 rm -f "$rows"
