@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The search for lights against the decode it follows, at every kernel level this CPU runs:
 # RUNS runs (default 3) of PipelineBenchmarks' "decode+find lights, paired" (a JPEG's decode
-# and its decode plus search timed in turn, sample by sample) for a 1080p and a 640x480 JPEG,
-# in each given checkout (default: this one, built in release), alternating checkouts; then
+# and its decode plus search timed in turn, sample by sample) for a 1080p JPEG with one light
+# and with three, and a 640x480 JPEG, in each given checkout (default: this one, built in
+# release), alternating checkouts; then
 # each run's median ratio of the pairs, and the median over the runs. Give two checkouts (a
 # commit before a change and after it, each with this benchmark) to compare them in one run.
 #   Benchmarks/finder_vs_decode.sh [CHECKOUT...]
@@ -26,7 +27,7 @@ import json, sys
 level, run, checkout = sys.argv[1:]
 for line in sys.stdin:
     row = json.loads(line)
-    if "paired_ratio_p50" in row and row["frame"] in ("1920x1080", "640x480"):
+    if "paired_ratio_p50" in row and row["frame"] in ("1920x1080", "1080p-3-lights", "640x480"):
         print(level, run, checkout, row["frame"], row["paired_ratio_p50"], row["p50_ns"])
 ' "$level" "$run" "$checkout" >>"$rows"
     done
