@@ -38,19 +38,31 @@ extension LampFinder {
       return (find(in: decoded.pixels), decoded.damage, decoded.pixels)
     }
     let (reduced, damage) = try decoder.decodeReduced(bytes, name: name, denominator: denominator)
+    let firsts = find(in: reduced).map { light in
+      light.scaled(by: denominator, toWidth: size.width, height: size.height)
+    }
+    // Each light's box with a margin of one box on every side, in the image.
+    let areas = firsts.map { light in
+      PixelRegion(
+        x: light.box.x - light.box.width, y: light.box.y - light.box.height, width: 3 * light.box.width,
+        height: 3 * light.box.height
+      ).clipped(toWidth: size.width, height: size.height)
+    }
+    // One decode covers them all: each decode of a region entropy-decodes the file from its
+    // top, so that lights' own decodes would repeat it.
+    let covering = areas.compactMap { $0 }.reduce(nil as PixelRegion?) { $0?.covering($1) ?? $1 }
+    guard let covering else { return (Self.keepingOnePerLight(firsts), damage, nil) }
+    let closer = try decoder.decode(bytes, name: name, region: covering)
+    guard let region = closer.region else { return (Self.keepingOnePerLight(firsts), damage, nil) }
     var lights: [FoundLight] = []
-    for light in find(in: reduced) {
-      let first = light.scaled(by: denominator, toWidth: size.width, height: size.height)
-      let margin = first.box
-      let area = PixelRegion(
-        x: margin.x - margin.width, y: margin.y - margin.height, width: 3 * margin.width,
-        height: 3 * margin.height)
-      let closer = try decoder.decode(bytes, name: name, region: area)
-      guard let region = closer.region else {
+    for (first, area) in zip(firsts, areas) {
+      guard let area else {
         lights.append(first)
         continue
       }
-      let second = find(in: closer.pixels).map { $0.moved(by: region.x, region.y) }.first { light in
+      let pixels = closer.pixels.cropped(
+        to: PixelRegion(x: area.x - region.x, y: area.y - region.y, width: area.width, height: area.height))
+      let second = find(in: pixels).map { $0.moved(by: area.x, area.y) }.first { light in
         first.box.holdsCentre(of: light.lamp) && light.color == first.color
       }
       lights.append(second ?? first)

@@ -499,6 +499,15 @@ extension PixelRegion {
     return 2 * x <= cx && cx < 2 * (x + width) && 2 * y <= cy && cy < 2 * (y + height)
   }
 
+  /// The smallest region holding this one and `other`.
+  func covering(_ other: PixelRegion) -> PixelRegion {
+    let left = min(x, other.x)
+    let top = min(y, other.y)
+    let right = max(x + width, other.x + other.width)
+    let bottom = max(y + height, other.y + other.height)
+    return PixelRegion(x: left, y: top, width: right - left, height: bottom - top)
+  }
+
   /// The squared distance between this region's centre and `other`'s, in pixels.
   func distanceSquared(to other: PixelRegion) -> Int {
     let dx = (2 * x + width) - (2 * other.x + other.width)
