@@ -169,14 +169,23 @@ public struct LampFinder: Sendable, Codable, Equatable {
 
   /// The lights of `image`, most confident first: of each patch's candidates at least
   /// `minimumConfidence` sure the vertical head's, else the horizontal's, and one light where
-  /// several overlap.
+  /// several overlap. Red and green evidence together never answer green: a green light
+  /// with a red candidate lamp at least half `minimumConfidence` sure in line beside its
+  /// lamp, within two lamp pitches (a red lamp lit with a green arrow, a head lit both ways),
+  /// is dropped, and what it had hidden stays hidden.
   ///
   /// Complexity: O(pixels * blur radius).
   public func find(in image: RGBImage) -> [FoundLight] {
-    let lights = candidatesByPatch(in: image).compactMap { patch in
+    let patches = candidatesByPatch(in: image)
+    let lights = patches.compactMap { patch in
       patch.first { $0.light.confidence >= minimumConfidence }?.light
     }
-    return Self.keepingOnePerLight(lights)
+    let redLamps = patches.joined().map(\.light).filter { light in
+      light.color == .red && light.confidence >= minimumConfidence / 2
+    }.map(\.lamp)
+    return Self.keepingOnePerLight(lights).filter { light in
+      light.color != .green || !redLamps.contains { light.lamp.isInLine(with: $0, within: 2 * lampPitch) }
+    }
   }
 
   /// Every candidate lamp of `image`, at every scale, before the confidence threshold and
@@ -497,6 +506,18 @@ extension PixelRegion {
   func holdsCentre(of other: PixelRegion) -> Bool {
     let (cx, cy) = (2 * other.x + other.width, 2 * other.y + other.height)
     return 2 * x <= cx && cx < 2 * (x + width) && 2 * y <= cy && cy < 2 * (y + height)
+  }
+
+  /// Whether `other`'s centre lies beside this region's in a row or a column: within half a
+  /// diameter across and `pitches` diameters along, a diameter being the longer side of the
+  /// larger of the two (a lit arrow is smaller than the lamp beside it).
+  func isInLine(with other: PixelRegion, within pitches: Double) -> Bool {
+    let diameter = Double(max(width, height, other.width, other.height))
+    let dx = abs(Double(2 * x + width - 2 * other.x - other.width)) / 2
+    let dy = abs(Double(2 * y + height - 2 * other.y - other.height)) / 2
+    let along = pitches * diameter
+    let across = diameter / 2
+    return (dy <= across && dx <= along) || (dx <= across && dy <= along)
   }
 
   /// The smallest region holding this one and `other`.
