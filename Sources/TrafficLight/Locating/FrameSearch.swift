@@ -13,10 +13,11 @@ extension LampFinder {
   /// and the damage its decode patched over.
   ///
   /// A large frame is searched at a reduced scale (`searchDenominator(width:height:)`; a
-  /// JPEG is decoded reduced, which costs much less than decoding it whole), then each light
-  /// found is read again at full size: its box with a margin of one box on every side is
-  /// decoded alone and searched, and the light found there whose lamp lies in the first
-  /// box replaces it. A light the second look does not see stays as first found.
+  /// JPEG is decoded reduced, by libjpeg's DCT scaling), then each light found is read again
+  /// at full size: its box with a margin of one box on every side is searched, cut from one
+  /// full-size decode of the region holding every light's margin, and the light found there
+  /// whose lamp lies in the first box replaces it. A light the second look does not see
+  /// stays as first found.
   ///
   /// - Throws: `DecodeError`, naming `name`.
   public func find(
