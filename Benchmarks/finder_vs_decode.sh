@@ -3,9 +3,9 @@
 # RUNS runs (default 3) of PipelineBenchmarks' "decode+find lights, paired" (a JPEG's decode
 # and its decode plus search timed in turn, sample by sample) for a 1080p JPEG with one light
 # and with three, and a 640x480 JPEG, in each given checkout (default: this one, built in
-# release), alternating checkouts; then
-# each run's median ratio of the pairs, and the median over the runs. Give two checkouts (a
-# commit before a change and after it, each with this benchmark) to compare them in one run.
+# release), alternating checkouts; then each run's median ratio of the pairs, and the median
+# over the runs. Give two checkouts (a commit before a change and after it, each with this
+# benchmark) to compare them in one run.
 #   Benchmarks/finder_vs_decode.sh [CHECKOUT...]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -15,9 +15,10 @@
 //
 // Frames: a synthetic 1920x1080 street scene (sky gradient, noise, a lit traffic light), the
 // same scene at 640x480, a 40x90 crop of a light, and the 1920x1080 scene with three lights
-// (searched only), each encoded as a JPEG (quality 90) in memory. Each benchmark warms up, then runs until it has at least 15 samples and `--seconds`
-// (default 1) have passed, and reports percentiles. Results pass through `blackHole`, so the
-// optimiser cannot remove the work.
+// (searched only), each encoded as a JPEG (quality 90) in memory. Each benchmark warms up,
+// then runs until it has at least 15 samples and `--seconds` (default 1) have passed, and
+// reports percentiles. Results pass through `blackHole`, so the optimiser cannot remove the
+// work.
 import Foundation
 import TrafficLight
 import TrafficLightKernels
