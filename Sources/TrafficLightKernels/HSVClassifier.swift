@@ -90,10 +90,10 @@ public struct HSVClassifier: Sendable {
 
   /// One colour's rule: hue bounds in thousandths of a degree, saturation floor in
   /// thousandths, and 1 when the range wraps through 0 (`lower > upper`).
-  private typealias Rule = (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32)
+  fileprivate typealias Rule = (lower: Int32, upper: Int32, saturation: Int32, wraps: Int32)
 
   /// The thresholds in the integer units the formula compares in.
-  private struct Rules: Sendable {
+  fileprivate struct Rules: Sendable {
     var lowestSaturation: Int32  // thousandths: the lowest of the colours' floors
     /// `max / 255 > valueFloor` is `1000 max > 255 (1000 valueFloor)`, which for an integer
     /// `max` is `max > floor(255 (1000 valueFloor) / 1000)`: this level.
@@ -205,6 +205,80 @@ public struct HSVClassifier: Sendable {
       initialized = count
     }
     return ClassMap(width: image.width, height: image.height, classes: classes)
+  }
+
+  /// Every pixel of `image` classified by this classifier and by `other`: the maps
+  /// `classify(_:)` of each gives. When the two have the same hue ranges (they differ in
+  /// their floors only, as a lamp finder's bright and dim looks do) and level, the hue is
+  /// worked out once: one pass with the lower of each floor, then each classifier's floors
+  /// on the pixels that pass, which both classify as that pass's hue; otherwise two passes.
+  ///
+  /// Complexity: O(width * height).
+  public func classify(_ image: RGBImage, alongside other: HSVClassifier) -> (ClassMap, ClassMap) {
+    let (mine, theirs) = (rules, other.rules)
+    guard level == other.level, mine.sameHues(as: theirs) else {
+      return (classify(image), other.classify(image))
+    }
+    var lower = mine
+    lower.valueLevel = min(mine.valueLevel, theirs.valueLevel)
+    lower.green.saturation = min(mine.green.saturation, theirs.green.saturation)
+    lower.yellow.saturation = min(mine.yellow.saturation, theirs.yellow.saturation)
+    lower.red.saturation = min(mine.red.saturation, theirs.red.saturation)
+    lower.lowestSaturation = min(lower.green.saturation, lower.yellow.saturation, lower.red.saturation)
+    let either = HSVClassifier(thresholds: thresholds, level: level, rules: lower).classify(image).classes
+    var (first, second) = (either, either)
+    image.read { bytes in
+      either.withUnsafeBytes { codes in
+        var i = 0
+        while i < codes.count {
+          // Most pixels are of no class: skip them eight at a time.
+          if i + 8 <= codes.count, codes.loadUnaligned(fromByteOffset: i, as: UInt64.self) == 0 {
+            i += 8
+            continue
+          }
+          defer { i += 1 }
+          guard codes[i] != 0 else { continue }
+          let (r, g, b) = (Int32(bytes[3 * i]), Int32(bytes[3 * i + 1]), Int32(bytes[3 * i + 2]))
+          let high = max(r, g, b)
+          let chroma = 1000 * (high - min(r, g, b))
+          if !mine.passesFloors(of: either[i], high: high, chroma: chroma) { first[i] = .none }
+          if !theirs.passesFloors(of: either[i], high: high, chroma: chroma) { second[i] = .none }
+        }
+      }
+    }
+    return (
+      ClassMap(width: image.width, height: image.height, classes: first),
+      ClassMap(width: image.width, height: image.height, classes: second)
+    )
+  }
+
+  /// A classifier of rules already worked out (`thresholds` names them only loosely).
+  private init(thresholds: HSVThresholds, level: KernelLevel, rules: Rules) {
+    self.thresholds = thresholds
+    self.level = level
+    self.rules = rules
+  }
+}
+
+extension HSVClassifier.Rules {
+  /// Whether `other` has the same hue ranges (bounds and wrapping), whatever its floors.
+  fileprivate func sameHues(as other: Self) -> Bool {
+    func same(_ a: HSVClassifier.Rule, _ b: HSVClassifier.Rule) -> Bool {
+      a.lower == b.lower && a.upper == b.upper && a.wraps == b.wraps
+    }
+    return same(green, other.green) && same(yellow, other.yellow) && same(red, other.red)
+  }
+
+  /// Whether a pixel whose hue lies in `pixelClass`'s range, with largest channel `high` and
+  /// 1000 times its chroma `chroma`, is bright and saturated enough for that class.
+  fileprivate func passesFloors(of pixelClass: PixelClass, high: Int32, chroma: Int32) -> Bool {
+    let floor =
+      switch pixelClass {
+      case .green: green.saturation
+      case .yellow: yellow.saturation
+      case .red, .none: red.saturation
+      }
+    return high > valueLevel && chroma > floor &* high
   }
 }
 

@@ -43,6 +43,51 @@ import TrafficLightKernels
       "by level \(KernelLevel.supported): first mismatch at \(String(describing: firstMismatch))")
   }
 
+  /// Two classifiers at once give each one's own map, on every colour: pairs that share
+  /// their hues (one pass, then each one's floors: the finder's bright and dim looks, and
+  /// per-colour floors that cross) and a pair that does not (two passes).
+  @Test(arguments: [
+    (LampFinder().thresholds, LampFinder().dimThresholds!),
+    (
+      HSVThresholds(
+        saturationFloor: 0.35, valueFloor: 0.4, green: HueRange(95.5, 200, saturationFloor: 0.125),
+        yellow: HueRange(20, 70), red: HueRange(330, 20, saturationFloor: 0.5)),
+      HSVThresholds(
+        saturationFloor: 0.2, valueFloor: 0.45, green: HueRange(95.5, 200), yellow: HueRange(20, 70),
+        red: HueRange(330, 20, saturationFloor: 0.1))
+    ),
+    (HSVThresholds.seed, LampFinder().thresholds),
+  ])
+  func classifyAlongside_givesEachClassifiersMap_OnAllColours(pair: (HSVThresholds, HSVThresholds)) {
+    let everyColour = RGBImage(
+      width: 4096, height: 4096,
+      initializingWith: { bytes in
+        for colour in 0..<(1 << 24) {
+          bytes[3 * colour] = UInt8(colour >> 16)
+          bytes[3 * colour + 1] = UInt8((colour >> 8) & 255)
+          bytes[3 * colour + 2] = UInt8(colour & 255)
+        }
+      })
+    let (first, second) = (HSVClassifier(thresholds: pair.0), HSVClassifier(thresholds: pair.1))
+    let (firstMap, secondMap) = first.classify(everyColour, alongside: second)
+    #expect(differingPixels(firstMap, first.classify(everyColour)) == 0)
+    #expect(differingPixels(secondMap, second.classify(everyColour)) == 0)
+  }
+
+  /// The same at every level, on a random image whose width leaves a ragged tail.
+  @Test(arguments: KernelLevel.supported)
+  func classifyAlongside_givesEachClassifiersMap_atEveryLevel(level: KernelLevel) {
+    let image = randomImage(width: 1031, height: 67, seed: 11)
+    let finder = LampFinder()
+    let bright = HSVClassifier(thresholds: finder.thresholds, level: level)
+    let dim = HSVClassifier(thresholds: finder.dimThresholds!, level: level)
+    let (brightMap, dimMap) = bright.classify(image, alongside: dim)
+    #expect(differingPixels(brightMap, bright.classify(image)) == 0)
+    #expect(differingPixels(dimMap, dim.classify(image)) == 0)
+    #expect(
+      differingPixels(brightMap, dimMap) > 0, "the looks differ on a random image: the floors were applied")
+  }
+
   /// Thresholds beyond the hue circle or the unit interval mean the same as the bounds they
   /// pass (the classifier clamps them to keep its products in 32 bits).
   @Test(arguments: KernelLevel.supported)
@@ -132,4 +177,10 @@ import TrafficLightKernels
     let map = HSVClassifier(thresholds: .seed).classify(image)
     #expect(map.classes == [.red, .none, .green])
   }
+}
+
+/// How many pixels two maps of the same size classify differently (a count, where a failed
+/// comparison of whole maps would print millions of classes).
+private func differingPixels(_ a: ClassMap, _ b: ClassMap) -> Int {
+  zip(a.classes, b.classes).count { $0 != $1 }
 }

@@ -198,13 +198,20 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// The candidates in image pixels, grouped by the patch they were measured from.
   private func candidatesByPatch(in image: RGBImage) -> [[LampCandidate]] {
     let blur = GaussianBlur(sigma: sigma)
-    let classifiers = [thresholds, dimThresholds].compactMap { $0 }.map { HSVClassifier(thresholds: $0) }
+    let bright = HSVClassifier(thresholds: thresholds)
+    let dim = dimThresholds.map { HSVClassifier(thresholds: $0) }
     var found: [[LampCandidate]] = []
     var level = image
     var scale = 1
     while true {
       let blurred = blur.apply(to: level)
-      for plane in classifiers.map({ LampPlane(blurred, classifier: $0) }) {
+      // The two looks share their hues: one pass of the classifier gives both maps.
+      let looks =
+        dim.map { dim in
+          let (brightMap, dimMap) = bright.classify(blurred, alongside: dim)
+          return [brightMap, dimMap]
+        } ?? [bright.classify(blurred)]
+      for plane in looks.map({ LampPlane(blurred, classes: $0.classes) }) {
         found += plane.candidates(finder: self).map { patch in
           patch.map { candidate in
             var candidate = candidate
@@ -271,12 +278,13 @@ private struct LampPlane {
 
   static let colors: [SignalColor] = [.red, .yellow, .green]
 
-  init(_ image: RGBImage, classifier: HSVClassifier) {
+  /// The plane of `image` (blurred) whose pixels are of `classes`, one per pixel.
+  init(_ image: RGBImage, classes: [PixelClass]) {
     width = image.width
     height = image.height
     pixels = image
-    // The class map is this plane's alone (nothing else holds it): the fill clears it in place.
-    var classes = classifier.classify(image).classes
+    // The fill clears the map in place: this copy is the plane's alone.
+    var classes = classes
     patches = Self.patches(of: image, classes: &classes)
   }
 
@@ -327,8 +335,19 @@ private struct LampPlane {
     image.read { bytes in
       classes.withUnsafeMutableBufferPointer { classes in
         classes.withMemoryRebound(to: UInt8.self) { codes in
-          for start in 0..<(width * height) where codes[start] != 0 {
+          let count = width * height
+          var start = 0
+          while start < count {
+            // Most of a frame is no lamp's colour: skip its zeros eight at a time.
+            if start + 8 <= count,
+              UnsafeRawPointer(codes.baseAddress! + start).loadUnaligned(as: UInt64.self) == 0
+            {
+              start += 8
+              continue
+            }
+            defer { start += 1 }
             let code = codes[start]
+            guard code != 0 else { continue }
             var patch = Patch(
               color: Self.colors[Int(code) - 1], minX: start % width, maxX: start % width,
               minY: start / width,
