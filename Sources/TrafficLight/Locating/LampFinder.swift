@@ -227,11 +227,17 @@ public struct LampFinder: Sendable, Codable, Equatable {
     return found
   }
 
-  /// Drops each light whose box's centre lies inside a more confident one's box.
-  static func keepingOnePerLight(_ lights: [FoundLight]) -> [FoundLight] {
+  /// Drops each light whose box's centre lies inside a more confident one's box, and each
+  /// whose box overlaps a more confident light's of the same colour: two housings cannot
+  /// share pixels, so lamps of one colour in overlapping boxes are one light seen twice (the
+  /// LEDs of a close-up lamp taken a cluster at a time, an arrow lit beside its lamp).
+  package static func keepingOnePerLight(_ lights: [FoundLight]) -> [FoundLight] {
     var kept: [FoundLight] = []
     for light in lights.sorted(by: { $0.confidence > $1.confidence })
-    where !kept.contains(where: { $0.box.holdsCentre(of: light.box) }) {
+    where !kept.contains(where: {
+      $0.box.holdsCentre(of: light.box)
+        || ($0.color == light.color && $0.box.overlaps(light.box))
+    }) {
       kept.append(light)
     }
     return kept
@@ -525,6 +531,12 @@ extension PixelRegion {
   func holdsCentre(of other: PixelRegion) -> Bool {
     let (cx, cy) = (2 * other.x + other.width, 2 * other.y + other.height)
     return 2 * x <= cx && cx < 2 * (x + width) && 2 * y <= cy && cy < 2 * (y + height)
+  }
+
+  /// Whether this region and `other` share a pixel.
+  func overlaps(_ other: PixelRegion) -> Bool {
+    x < other.x + other.width && other.x < x + width && y < other.y + other.height
+      && other.y < y + height
   }
 
   /// Whether `other`'s centre lies beside this region's in a row or a column: within half a
