@@ -29,6 +29,7 @@ extension StudyCommand {
       line.add("labelled", report.labelled)
       line.add("found", found)
       line.add("falseLights", report.falseLights)
+      line.add("secondLights", report.secondLights)
       line.add("foundColorsRight", colors.right)
       line.add("foundRedReadGreen", colors.redReadGreen)
       line.add("framesRight", report.framesRight)
@@ -51,7 +52,8 @@ extension StudyCommand {
         """
         \(folder): \(frames) frames, \(report.labelled) labelled lit boxes
         lights found: \(found) of \(report.labelled) (\(share(found, report.labelled)))
-        false lights: \(report.falseLights) (\(String(format: "%.3f", perFrame)) per frame)
+        false lights: \(report.falseLights) (\(String(format: "%.3f", perFrame)) per frame; \
+        \(report.secondLights) of them on a labelled light found already)
         colours of the lights found: \(colors.right) of \(found) right (\(share(colors.right, found))), \
         red read as green \(colors.redReadGreen)
         frames' colour: \(report.framesRight) of \(frames) right (\(share(report.framesRight, frames))), \

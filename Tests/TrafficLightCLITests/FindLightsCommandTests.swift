@@ -153,7 +153,8 @@ import TrafficLightTestSupport
     #expect(text.status == 0)
     #expect(text.stdout.contains("\(folder): 2 frames, 2 labelled lit boxes"))
     #expect(text.stdout.contains("lights found: 1 of 2 (50.0%)"))
-    #expect(text.stdout.contains("false lights: 1 (0.500 per frame)"))
+    #expect(
+      text.stdout.contains("false lights: 1 (0.500 per frame; 0 of them on a labelled light found already)"))
     #expect(text.stdout.contains("colours of the lights found: 1 of 1 right (100.0%), red read as green 0"))
     #expect(text.stdout.contains("keeping only lights at least this confident (--light-confidence):"))
     // The table starts at the finder's own least confidence (0.6), where it repeats the

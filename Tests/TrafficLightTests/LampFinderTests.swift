@@ -245,6 +245,20 @@ import TrafficLightTestSupport
     #expect(FrameEvaluator.match([found], to: [lamp, arrow, belowIt]) == [0, 0, nil])
   }
 
+  /// Two lights found on one labelled housing: one finds it, the other is a false light,
+  /// and a second light (the same light seen twice, not a light where there is none).
+  @Test func evaluator_countsASecondLightOnAHousingFoundAlready() throws {
+    let path = try boxedFramesFolder(
+      [("a.png", syntheticFrame([(.red, 30, 40), (.red, 90, 40)]))],
+      boxes: "file,state,xmin,ymin,xmax,ymax\na.png,red,25,35,125,135\n")
+    let report = FrameEvaluator().evaluate(try BoxedFrames.load(path))
+    try #require(report.outcomes.count == 1)
+    #expect(report.outcomes[0].lights.count == 2, "\(report.outcomes[0].lights)")
+    #expect(report.found == 1)
+    #expect(report.falseLights == 1)
+    #expect(report.secondLights == 1)
+  }
+
   @Test func evaluator_countsFoundFalseAndColours() throws {
     // The green light is not labelled (a false light); a labelled yellow light is not there.
     let path = try boxedFramesFolder(
@@ -254,6 +268,7 @@ import TrafficLightTestSupport
     #expect(report.labelled == 2)
     #expect(report.found == 1)
     #expect(report.falseLights == 1)
+    #expect(report.secondLights == 0, "the false green light lies on no labelled box")
     #expect(report.foundColors.right == 1 && report.foundColors.redReadGreen == 0)
     #expect(report.framesRight == 1)  // a.png red; b.png read unknown, labelled yellow
     #expect(report.failures == 0)

@@ -30,6 +30,16 @@ public struct FrameEvaluator: Sendable {
       lights.indices.filter { index in !matches.contains(index) }.count
     }
 
+    /// The false lights that lie on a labelled box another light found: one light seen
+    /// twice, not a light where there is none.
+    public var secondLights: Int {
+      lights.indices.filter { index in
+        !matches.contains(index)
+          && zip(frame.boxes, matches).contains { box, match in match != nil && box.isFound(by: lights[index])
+          }
+      }.count
+    }
+
     /// The frame's colour as read: the colour of the light that matters, `unknown` if none.
     public var color: SignalColor { LampFinder.lightThatMatters(in: lights)?.color ?? .unknown }
   }
@@ -49,6 +59,8 @@ public struct FrameEvaluator: Sendable {
     }
     /// Found lights that match no labelled box, over every frame.
     public var falseLights: Int { outcomes.reduce(0) { $0 + $1.falseLights } }
+    /// The false lights that lie on a labelled box another light found, over every frame.
+    public var secondLights: Int { outcomes.reduce(0) { $0 + $1.secondLights } }
     /// The found lights' colours against their boxes' labels: (right, red read green).
     public var foundColors: (right: Int, redReadGreen: Int) {
       var right = 0
