@@ -233,6 +233,46 @@ import TrafficLightKernels
     #expect(strict(0.35).sample(width: 1, height: 10, probe: probe(column)).color == .yellow)
   }
 
+  /// With `lead` and `disc`, brightness names a lamp only when the lamp stands out: a sky
+  /// brightening gently down the crop is read without them, not with them; a pale
+  /// housing whose lit middle lamp leads the others' centre lines by 2% of full scale, but
+  /// is a bright disc against its third's corners, is read yellow either way, and so are the
+  /// same points turned on their side for a horizontal grid.
+  @Test(arguments: [Orientation.vertical, .horizontal])
+  func brightnessFallback_withLeadAndDisc_namesALampThatStandsOut(orientation: Orientation) {
+    // A 9 by 9 grid on a 10 by 10 region: rows and lines at 1 to 9, the centre line at 5;
+    // rows 1-3 are the top third, 4-6 the middle, 7-9 the bottom.
+    let loose = BrightnessFallback(margin: 0, floor: 0.5)
+    let strict = BrightnessFallback(margin: 0, floor: 0.5, lead: 0.05, disc: 0.05)
+    let read = { (fallback: BrightnessFallback, value: @escaping (_ along: Int, _ across: Int) -> UInt8) in
+      GridAndCascade(points: 9, columns: 9, orientation: orientation, brightnessFallback: fallback)
+        .sample(width: 10, height: 10) { x, y in
+          let (along, across) = orientation == .vertical ? (y, x) : (x, y)
+          return (.none, PixelColor(gray: value(along, across)))
+        }
+    }
+    // Thirds' medians 154, 160 and 166: the bottom leads by 2.4% of full scale.
+    let gradient = { (along: Int, _: Int) in UInt8(150 + 2 * along) }
+    #expect(read(loose, gradient).color == .green)
+    #expect(read(strict, gradient).color == .unknown)
+    // Centre-line medians 225, 230, 220; the middle lamp's centre 240, every corner 180.
+    let centreLine: [UInt8] = [0, 240, 225, 200, 230, 240, 230, 225, 220, 200]
+    let housing = { (along: Int, across: Int) in across == 5 ? centreLine[along] : 180 }
+    #expect(read(loose, housing).color == .yellow)
+    #expect(read(strict, housing).color == .yellow)
+    #expect(read(strict, housing).decidedBy == BrightnessFallback.kind)
+    // The same centre line with the rest of each row as bright as it: no disc, no lamp.
+    let flat = { (along: Int, _: Int) in centreLine[along] }
+    #expect(read(loose, flat).color == .yellow)
+    #expect(read(strict, flat).color == .unknown)
+  }
+
+  @Test func brightnessFallback_leadAndDisc_goTogether() {
+    #expect(BrightnessFallback(margin: 0, floor: 0.5, lead: 0.05, disc: 0.05).problem == nil)
+    #expect(BrightnessFallback(margin: 0, floor: 0.5, lead: 0.05).problem != nil)
+    #expect(BrightnessFallback(margin: 0, floor: 0.5, lead: 0.05, disc: 2).problem != nil)
+  }
+
   @Test func faintLamp_readsAWashedOutLampInItsPlace_onlyWhenNoPointVotes() {
     // Nine points on height 10: rows 7-9 are the bottom third, green's place.
     let white = PixelColor(gray: 235)
