@@ -112,13 +112,17 @@ public struct Calibrator: Sendable {
   }
 
   /// The best profile found for `sets` (restricted to the frames `selected` accepts, by set
-  /// index and frame index), named `name`.
+  /// index and frame index), named `name`. The brightness fallback's `lead` and `disc` are a
+  /// bound set after the fit: the search reads without them, and the profile returned has
+  /// the start's (searched with the bound in place, the fit moves to values that read worse
+  /// held out: CALIBRATION.md).
   public func fit(
     _ sets: [PreparedSet], name: String, selected: @escaping (Int, Int) -> Bool = { _, _ in true }
   ) -> Profile {
-    let axes = start.tuning
+    let searched = start.withFallbackBound(of: nil)
+    let axes = searched.tuning
     func profile(_ values: [Double]) -> Profile {
-      var profile = start
+      var profile = searched
       profile.name = name
       for (axis, value) in zip(axes, values) { axis.set(&profile, value) }
       return profile.tied()
@@ -128,7 +132,7 @@ public struct Calibrator: Sendable {
       return score(sets.enumerated().map { s, set in confusion(candidate, on: set) { selected(s, $0) } })
     }
     var generator = SeededGenerator(seed: 0x7261_6666_6963)
-    var starts = [axes.map { $0.get(start) }]
+    var starts = [axes.map { $0.get(searched) }]
     for _ in 0..<restarts {
       starts.append(axes.map { $0.values[Int(generator.next() % UInt64($0.values.count))] })
     }
@@ -159,7 +163,7 @@ public struct Calibrator: Sendable {
         bestScore = currentScore
       }
     }
-    return profile(best)
+    return profile(best).withFallbackBound(of: start)
   }
 
   /// How cross-validation splits the labelled frames into folds.
@@ -214,5 +218,23 @@ public struct Calibrator: Sendable {
       for (s, confusion) in confusions.enumerated() { held[s].merge(confusion) }
     }
     return held
+  }
+}
+
+extension Profile {
+  /// This profile with its brightness fallback's `lead` and `disc` taken from `other`'s
+  /// fallback (the same rules, in the same places), or cleared when `other` is nil.
+  func withFallbackBound(of other: Profile?) -> Profile {
+    guard var cascade = decider as? CascadeDecider else { return self }
+    let others = (other?.decider as? CascadeDecider)?.rules
+    cascade.rules = cascade.rules.enumerated().map { index, rule in
+      guard var fallback = rule as? BrightnessFallback else { return rule }
+      let source = others.flatMap { $0.indices.contains(index) ? $0[index] as? BrightnessFallback : nil }
+      (fallback.lead, fallback.disc) = (source?.lead, source?.disc)
+      return fallback
+    }
+    var profile = self
+    profile.decider = cascade
+    return profile
   }
 }
