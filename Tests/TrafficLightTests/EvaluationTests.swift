@@ -125,6 +125,26 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
         == evaluated(whole))
   }
 
+  /// The brightness fallback's `lead` and `disc` are set after the fit: the search runs as
+  /// from the start without them, and the fitted profile carries the start's.
+  @Test func calibrate_searchesWithoutTheFallbacksBound_andReturnsItWithTheFit() throws {
+    let folder = try syntheticLabelledFolder(perColor: 3)
+    let unbound = Profile.default.withFallbackBound(of: nil)
+    let fallback = { (profile: Profile) in (profile.decider as? CascadeDecider)?.rule(BrightnessFallback.self)
+    }
+    #expect(fallback(.default)?.lead == 0.05 && fallback(.default)?.disc == 0.05)
+    #expect(fallback(unbound)?.lead == nil && fallback(unbound)?.disc == nil)
+    var fits: [Profile] = []
+    for start in [Profile.default, unbound] {
+      var calibrator = Calibrator(start: start)
+      calibrator.restarts = 1
+      calibrator.rounds = 1
+      fits.append(calibrator.fit([calibrator.prepare(try LabelledSet.load(folder), name: "s")], name: "f"))
+    }
+    #expect(fallback(fits[0])?.lead == 0.05 && fallback(fits[0])?.disc == 0.05)
+    #expect(fits[0] == fits[1].withFallbackBound(of: .default))
+  }
+
   @Test func calibrate_keepsTheStartsSplitAndFaintLampOrTheirAbsence_withWindowsFollowingTheThresholds()
     throws
   {
@@ -332,7 +352,7 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
   @Test(
     .enabled(if: TestPaths.sharedDatasets != nil, "needs ../shared/datasets beside the repository"),
     arguments: [
-      ("mit-crops", 1163, 0), ("carpark-crops", 41, 0), ("sim-crops", 138, 0), ("cinta-crops", 244, 0),
+      ("mit-crops", 1159, 0), ("carpark-crops", 39, 0), ("sim-crops", 138, 0), ("cinta-crops", 244, 0),
     ])
   func defaultProfile_readsTheSharedDatasets_asTheREADMESays(folder: String, correct: Int, redAsGreen: Int)
     throws
@@ -347,5 +367,47 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
   @Test(arguments: [SignalColor.red, .yellow, .green])
   func defaultProfile_readsSyntheticLights(color: SignalColor) {
     #expect(FramePipeline(profile: .default).classify(syntheticLight(lit: color)).color == color)
+  }
+}
+
+/// `default` on crops with no lit light in them (issue #14's no-light folder, cut as
+/// `scripts/no_light_crops.py` cuts it): from every third boxed frame of the shared `cinta`
+/// and `sim` frames, three regions the size of one of the frame's lights (at least 12 by 30),
+/// at seeded random places 4 pixels clear of every labelled light. Every one should read
+/// `unknown`; this fails when fewer do than now (CALIBRATION.md has the share and what names
+/// the rest).
+@Suite(.enabled(if: TestPaths.sharedFrames != nil, "needs ../shared/frames beside the repository"))
+struct NoLightCropsSharedFramesTests {
+  @Test func defaultProfile_readsCropsWithNoLight_unknown_atLeastAsOftenAsNow() throws {
+    var generator = SeededGenerator(seed: 1)
+    let pipeline = FramePipeline(profile: .default)
+    var (unknown, total) = (0, 0)
+    for folder in ["cinta", "sim"] {
+      let frames = try BoxedFrames.load(TestPaths.sharedFrames! + "/" + folder).filter { !$0.boxes.isEmpty }
+      for frame in frames.enumerated().filter({ $0.offset % 3 == 0 }).map(\.element) {
+        let image = try ImageDecoder().decode(fileAt: frame.path).pixels
+        for _ in 0..<3 {
+          let light = frame.boxes[Int(generator.next() % UInt64(frame.boxes.count))].box
+          let (width, height) = (max(12, light.width), max(30, light.height))
+          guard width <= image.width, height <= image.height else { continue }
+          for _ in 0..<50 {
+            let region = PixelRegion(
+              x: Int(generator.next() % UInt64(image.width - width + 1)),
+              y: Int(generator.next() % UInt64(image.height - height + 1)), width: width, height: height)
+            let clear = frame.boxes.allSatisfy { label in
+              let box = label.box
+              return region.x + region.width <= box.x - 4 || region.x >= box.x + box.width + 4
+                || region.y + region.height <= box.y - 4 || region.y >= box.y + box.height + 4
+            }
+            guard clear else { continue }
+            total += 1
+            if pipeline.classify(image.cropped(to: region)).color == .unknown { unknown += 1 }
+            break
+          }
+        }
+      }
+    }
+    #expect(total >= 600, "\(total) crops")
+    #expect(Double(unknown) >= 0.7 * Double(total), "\(unknown) of \(total) read unknown")
   }
 }

@@ -76,9 +76,11 @@ public struct Profile: Sendable, Equatable, Codable {
 
   /// The project's best profile: what `traffic-light calibrate --from
   /// profiles/untrained.json` fitted to the shared datasets (with the lamp finder of the
-  /// time, CALIBRATION.md). It reads vertical lights: its
-  /// locator looks for vertical heads only (`oriented(_:)` turns it). CALIBRATION.md says
-  /// what each value is for and what its neighbours read.
+  /// time, CALIBRATION.md), with one bound added after the fit, not searched: the brightness
+  /// fallback names a lamp only when its third leads the next by 5% of full scale or is a
+  /// bright disc in its housing (`BrightnessFallback.lead`, `disc`). It reads vertical
+  /// lights: its locator looks for vertical heads only (`oriented(_:)` turns it).
+  /// CALIBRATION.md says what each value is for and what its neighbours read.
   public static let `default` = Profile(
     name: "default", sigma: 2,
     thresholds: HSVThresholds(
@@ -94,7 +96,7 @@ public struct Profile: Sendable, Equatable, Codable {
         FaintLamp(
           color: .green, lower: 90, upper: 195, saturationFloor: 0.1, valueFloor: 0.2, points: 2,
           redVeto: HueRange(325, 15)),
-        BrightnessFallback(margin: 0, floor: 0.7),
+        BrightnessFallback(margin: 0, floor: 0.7, lead: 0.05, disc: 0.05),
         RedVetoesGreen(),
       ])
   ).oriented(.vertical)
