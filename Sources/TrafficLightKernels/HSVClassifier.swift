@@ -229,15 +229,7 @@ public struct HSVClassifier: Sendable {
     var (first, second) = (either, either)
     image.read { bytes in
       either.withUnsafeBytes { codes in
-        var i = 0
-        while i < codes.count {
-          // Most pixels are of no class: skip them eight at a time.
-          if i + 8 <= codes.count, codes.loadUnaligned(fromByteOffset: i, as: UInt64.self) == 0 {
-            i += 8
-            continue
-          }
-          defer { i += 1 }
-          guard codes[i] != 0 else { continue }
+        forEachNonZeroByte(in: codes) { i in
           let (r, g, b) = (Int32(bytes[3 * i]), Int32(bytes[3 * i + 1]), Int32(bytes[3 * i + 2]))
           let high = max(r, g, b)
           let chroma = 1000 * (high - min(r, g, b))
@@ -279,6 +271,22 @@ extension HSVClassifier.Rules {
       case .red, .none: red.saturation
       }
     return high > valueLevel && chroma > floor &* high
+  }
+}
+
+/// Calls `body` with the index of every byte of `bytes` that is not zero, in order, skipping
+/// zeros eight at a time (a class map is mostly zeros). Each byte is read when the scan
+/// reaches it, so `body` may clear bytes further on and they are skipped.
+@inlinable
+package func forEachNonZeroByte(in bytes: UnsafeRawBufferPointer, _ body: (Int) -> Void) {
+  var i = 0
+  while i < bytes.count {
+    if i + 8 <= bytes.count, bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) == 0 {
+      i += 8
+      continue
+    }
+    if bytes[i] != 0 { body(i) }
+    i += 1
   }
 }
 

@@ -341,19 +341,9 @@ private struct LampPlane {
     image.read { bytes in
       classes.withUnsafeMutableBufferPointer { classes in
         classes.withMemoryRebound(to: UInt8.self) { codes in
-          let count = width * height
-          var start = 0
-          while start < count {
-            // Most of a frame is no lamp's colour: skip its zeros eight at a time.
-            if start + 8 <= count,
-              UnsafeRawPointer(codes.baseAddress! + start).loadUnaligned(as: UInt64.self) == 0
-            {
-              start += 8
-              continue
-            }
-            defer { start += 1 }
+          // The fill clears each patch's bytes as it takes them: the scan skips them.
+          forEachNonZeroByte(in: UnsafeRawBufferPointer(codes)) { start in
             let code = codes[start]
-            guard code != 0 else { continue }
             var patch = Patch(
               color: Self.colors[Int(code) - 1], minX: start % width, maxX: start % width,
               minY: start / width,
