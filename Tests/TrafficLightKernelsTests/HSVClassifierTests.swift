@@ -14,15 +14,7 @@ import TrafficLightKernels
   ])
   func classify_equalsFloat64ReferenceOnAllColours(thresholds: HSVThresholds) {
     let classifiers = KernelLevel.supported.map { HSVClassifier(thresholds: thresholds, level: $0) }
-    let everyColour = RGBImage(
-      width: 4096, height: 4096,
-      initializingWith: { bytes in
-        for colour in 0..<(1 << 24) {
-          bytes[3 * colour] = UInt8(colour >> 16)
-          bytes[3 * colour + 1] = UInt8((colour >> 8) & 255)
-          bytes[3 * colour + 2] = UInt8(colour & 255)
-        }
-      })
+    let everyColour = everyColourImage()
     let maps = classifiers.map { $0.classify(everyColour) }
     var mismatches = [Int](repeating: 0, count: classifiers.count)
     var firstMismatch: (Int, Int, Int)?
@@ -59,15 +51,7 @@ import TrafficLightKernels
     (HSVThresholds.seed, LampFinder().thresholds),
   ])
   func classifyAlongside_givesEachClassifiersMap_OnAllColours(pair: (HSVThresholds, HSVThresholds)) {
-    let everyColour = RGBImage(
-      width: 4096, height: 4096,
-      initializingWith: { bytes in
-        for colour in 0..<(1 << 24) {
-          bytes[3 * colour] = UInt8(colour >> 16)
-          bytes[3 * colour + 1] = UInt8((colour >> 8) & 255)
-          bytes[3 * colour + 2] = UInt8(colour & 255)
-        }
-      })
+    let everyColour = everyColourImage()
     let (first, second) = (HSVClassifier(thresholds: pair.0), HSVClassifier(thresholds: pair.1))
     let (firstMap, secondMap) = first.classify(everyColour, alongside: second)
     #expect(differingPixels(firstMap, first.classify(everyColour)) == 0)

@@ -9,6 +9,20 @@ func randomImage(width: Int, height: Int, seed: UInt64) -> RGBImage {
     bytes: (0..<width * height * 3).map { _ in UInt8.random(in: 0...255, using: &generator) })
 }
 
+/// A 4096 x 4096 image holding each of the 2^24 colours once: pixel c is (c >> 16, c >> 8 &
+/// 255, c & 255).
+func everyColourImage() -> RGBImage {
+  RGBImage(
+    width: 4096, height: 4096,
+    initializingWith: { bytes in
+      for colour in 0..<(1 << 24) {
+        bytes[3 * colour] = UInt8(colour >> 16)
+        bytes[3 * colour + 1] = UInt8((colour >> 8) & 255)
+        bytes[3 * colour + 2] = UInt8(colour & 255)
+      }
+    })
+}
+
 /// The plain blur the fast one must match: Float64 throughout, clamped indices, a full
 /// horizontal pass then a full vertical pass, rounded to nearest once at the end.
 func referenceBlur(_ image: RGBImage, sigma: Double) -> RGBImage {
