@@ -73,7 +73,7 @@ extension HSVThresholds {
         t.yellow.lower = value
       }),
     TuningAxis("yellowUpper", Array(stride(from: 50.0, through: 100, by: 5)), \.yellow.upper),
-    TuningAxis("greenLower", Array(stride(from: 70.0, through: 150, by: 10)), \.green.lower),
+    TuningAxis("greenLower", Array(stride(from: 90.0, through: 150, by: 10)), \.green.lower),
     TuningAxis("greenUpper", Array(stride(from: 180.0, through: 230, by: 5)), \.green.upper),
     saturationAxis("redSaturation", \.red),
     saturationAxis("yellowSaturation", \.yellow),
