@@ -53,6 +53,34 @@ import TrafficLightTestSupport
     #expect(Set(finder.find(in: apart).map(\.color)) == [.red, .green])
   }
 
+  /// An orange lamp reads yellow at its centre and red at its rim: red and yellow pixels that
+  /// touch are one lamp, of the colour of its most saturated pixel. A red lamp whose centre
+  /// is a large orange-yellow disc (its red rim a thin ring, too sparse to be a lamp alone) is
+  /// one red light with the whole disc for its lamp; with the saturations the other way
+  /// round, the same lamp in yellow's place is one yellow light.
+  @Test(arguments: [SignalColor.red, .yellow])
+  func aLampOfRedAndYellowPixels_isOneLamp_ofItsMostSaturatedPixelsColour(color: SignalColor) throws {
+    var light = syntheticLight(lit: color)
+    let (cx, cy, inner, outer) = (15, color == .red ? 15 : 45, 10, 12)
+    // Saturations: red 0.96 and orange 0.84, or red-orange 0.76 and yellow 1.
+    let (rim, centre): ((UInt8, UInt8, UInt8), (UInt8, UInt8, UInt8)) =
+      color == .red ? ((255, 10, 10), (255, 170, 40)) : ((250, 90, 60), (255, 190, 0))
+    for y in 0..<light.height {
+      for x in 0..<light.width {
+        let d = (x - cx) * (x - cx) + (y - cy) * (y - cy)
+        if d <= outer * outer { light[x, y] = d <= inner * inner ? centre : rim }
+      }
+    }
+    var frame = syntheticFrame()
+    paste(light, into: &frame, x: 140, y: 40)
+    let lights = LampFinder().find(in: frame)
+    try #require(lights.count == 1, "\(lights)")
+    #expect(lights[0].color == color)
+    #expect(lights[0].orientation == .vertical)
+    // The lamp is the whole disc (25 pixels across), not its centre.
+    #expect(lights[0].lamp.width >= 23, "\(lights[0].lamp)")
+  }
+
   /// Two housings cannot share pixels: lights of one colour whose boxes overlap are one
   /// light, the more confident kept; lights of two colours both stay unless one's centre lies
   /// in the other's box, and lights of one colour apart both stay.
@@ -303,8 +331,8 @@ struct LampFinderSharedFramesTests {
   }
 
   @Test(arguments: [
-    ("cinta", Orientation.auto, 0.62, 0.27), ("cinta", .vertical, 0.61, 0.12), ("kr", .auto, 0.83, 0.49),
-    ("kr", .horizontal, 0.83, 0.33),
+    ("cinta", Orientation.auto, 0.62, 0.19), ("cinta", .vertical, 0.60, 0.10), ("kr", .auto, 0.83, 0.46),
+    ("kr", .horizontal, 0.82, 0.32),
   ])
   func realPhotos_findAtLeastAsManyAsNow_noRedReadGreen(
     folder: String, heads: Orientation, found: Double, falsePerFrame: Double
@@ -323,7 +351,7 @@ struct LampFinderSharedFramesTests {
 
   /// The frames with every labelled light painted black show no light: as many as now read
   /// `unknown` (the simulator's misses are lights its labels leave out; the issue asks all).
-  @Test(arguments: [("sim", Orientation.auto, 0.95), ("cinta", .auto, 0.78), ("cinta", .vertical, 0.9)])
+  @Test(arguments: [("sim", Orientation.auto, 0.95), ("cinta", .auto, 0.8), ("cinta", .vertical, 0.91)])
   func framesWithTheirLightsBlackedOut_readUnknown(folder: String, heads: Orientation, share: Double) throws {
     var finder = LampFinder()
     finder.heads = heads

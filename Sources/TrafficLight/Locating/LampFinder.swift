@@ -31,7 +31,9 @@ public struct FoundLight: Sendable, Equatable {
 /// Finds traffic lights in a whole image by their lit lamps.
 ///
 /// A candidate lamp is a connected patch of bright, saturated pixels of one lamp hue (red,
-/// yellow or green; looked for again with lower floors, `dimThresholds`), roughly round, no
+/// yellow or green; red and yellow pixels that touch are one warm patch, of its most
+/// saturated pixel's colour: an orange lamp reads yellow at its centre and red at its rim;
+/// looked for again with lower floors, `dimThresholds`), roughly round, no
 /// wider than a third of the image's longer side, whose neighbours along the light's axis
 /// (where the light's lamp order puts its unlit lamps, a lamp pitch apart) are not much
 /// brighter than it (`unlitRatio`). What is measured around it (its unlit lamps, the housing
@@ -205,13 +207,14 @@ public struct LampFinder: Sendable, Codable, Equatable {
     var scale = 1
     while true {
       let blurred = blur.apply(to: level)
-      // The two looks share their hues: one pass of the classifier gives both maps.
-      let looks =
+      // The two looks share their hues: one pass of the classifier gives both maps. Each
+      // look splits its warm patches where its red range ends.
+      let looks: [(map: ClassMap, warmSplit: Double)] =
         dim.map { dim in
           let (brightMap, dimMap) = bright.classify(blurred, alongside: dim)
-          return [brightMap, dimMap]
-        } ?? [bright.classify(blurred)]
-      for plane in looks.map({ LampPlane(blurred, classes: $0.classes) }) {
+          return [(brightMap, thresholds.red.upper), (dimMap, dim.thresholds.red.upper)]
+        } ?? [(bright.classify(blurred), thresholds.red.upper)]
+      for plane in looks.map({ LampPlane(blurred, classes: $0.map.classes, warmSplit: $0.warmSplit) }) {
         found += plane.candidates(finder: self).map { patch in
           patch.map { candidate in
             var candidate = candidate
@@ -284,14 +287,17 @@ private struct LampPlane {
 
   static let colors: [SignalColor] = [.red, .yellow, .green]
 
-  /// The plane of `image` (blurred) whose pixels are of `classes`, one per pixel.
-  init(_ image: RGBImage, classes: [PixelClass]) {
+  /// The plane of `image` (blurred) whose pixels are of `classes`, one per pixel; a warm
+  /// patch is red when its most saturated pixel's hue is at most `warmSplit` degrees (from
+  /// -180 to 180, or the same angle from 0 to 360), yellow past it.
+  init(_ image: RGBImage, classes: [PixelClass], warmSplit: Double) {
     width = image.width
     height = image.height
     pixels = image
     // The fill clears the map in place: this copy is the plane's alone.
     var classes = classes
-    patches = Self.patches(of: image, classes: &classes)
+    patches = Self.patches(
+      of: image, classes: &classes, warmSplit: warmSplit > 180 ? warmSplit - 360 : warmSplit)
   }
 
   /// The mean value (largest channel) and chroma (largest less smallest channel) of rows
@@ -321,7 +327,7 @@ private struct LampPlane {
     return (Double(value) / count, Double(chroma) / count)
   }
 
-  /// A connected patch of one lamp colour (4-connected).
+  /// A connected patch of one lamp colour (4-connected), red and yellow counting as one.
   struct Patch {
     var color: SignalColor
     var minX: Int, maxX: Int, minY: Int, maxY: Int
@@ -331,8 +337,11 @@ private struct LampPlane {
   }
 
   /// Every patch of lamp-coloured pixels of `image`, by their `classes` (cleared as the
-  /// patches are taken).
-  static func patches(of image: RGBImage, classes: inout [PixelClass]) -> [Patch] {
+  /// patches are taken). Red and yellow pixels that touch are one warm patch: an orange lamp
+  /// reads yellow at its centre and red at its rim, and is one lamp. A warm patch's colour is
+  /// its most saturated pixel's (the first of them in the fill's order), red up to `warmSplit`
+  /// degrees (-180 to 180) and yellow past it, as the warm split reads a crop.
+  static func patches(of image: RGBImage, classes: inout [PixelClass], warmSplit: Double) -> [Patch] {
     var patches: [Patch] = []
     var stack: [Int] = []
     let (width, height) = (image.width, image.height)
@@ -343,9 +352,12 @@ private struct LampPlane {
         classes.withMemoryRebound(to: UInt8.self) { codes in
           // The fill clears each patch's bytes as it takes them: the scan skips them.
           forEachNonZeroByte(in: UnsafeRawBufferPointer(codes)) { start in
-            let code = codes[start]
+            // Red (1) and yellow (2) are one warm kind, green (3) its own.
+            let kind = codes[start] == 3 ? 3 : 1
+            let isKind = { (code: UInt8) in code != 0 && (code == 3) == (kind == 3) }
+            var strongest = (saturation: -1, index: start)
             var patch = Patch(
-              color: Self.colors[Int(code) - 1], minX: start % width, maxX: start % width,
+              color: Self.colors[Int(codes[start]) - 1], minX: start % width, maxX: start % width,
               minY: start / width,
               maxY: start / width)
             codes[start] = 0
@@ -355,28 +367,37 @@ private struct LampPlane {
               patch.area += 1
               let (r, g, b) = (bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
               let largest = max(r, g, b)
+              let chroma = Int(largest - min(r, g, b))
               patch.valueSum += Int(largest)
-              patch.chromaSum += Int(largest - min(r, g, b))
+              patch.chromaSum += chroma
+              // Saturation, chroma over value, in 1/1024ths (a lamp pixel's value is not 0).
+              let saturation = chroma * 1024 / max(Int(largest), 1)
+              if saturation > strongest.saturation { strongest = (saturation, i) }
               patch.minX = min(patch.minX, x)
               patch.maxX = max(patch.maxX, x)
               patch.minY = min(patch.minY, y)
               patch.maxY = max(patch.maxY, y)
-              if x > 0 && codes[i - 1] == code {
+              if x > 0 && isKind(codes[i - 1]) {
                 codes[i - 1] = 0
                 stack.append(i - 1)
               }
-              if x + 1 < width && codes[i + 1] == code {
+              if x + 1 < width && isKind(codes[i + 1]) {
                 codes[i + 1] = 0
                 stack.append(i + 1)
               }
-              if y > 0 && codes[i - width] == code {
+              if y > 0 && isKind(codes[i - width]) {
                 codes[i - width] = 0
                 stack.append(i - width)
               }
-              if y + 1 < height && codes[i + width] == code {
+              if y + 1 < height && isKind(codes[i + width]) {
                 codes[i + width] = 0
                 stack.append(i + width)
               }
+            }
+            if kind == 1 {
+              let i = strongest.index
+              let hue = PixelColor(r: bytes[3 * i], g: bytes[3 * i + 1], b: bytes[3 * i + 2]).hue
+              patch.color = (hue > 180 ? hue - 360 : hue) > warmSplit ? .yellow : .red
             }
             patches.append(patch)
           }
