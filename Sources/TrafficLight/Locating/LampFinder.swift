@@ -214,7 +214,9 @@ public struct LampFinder: Sendable, Codable, Equatable {
           let (brightMap, dimMap) = bright.classify(blurred, alongside: dim)
           return [(brightMap, thresholds.red.upper), (dimMap, dim.thresholds.red.upper)]
         } ?? [(bright.classify(blurred), thresholds.red.upper)]
-      for plane in looks.map({ LampPlane(blurred, classes: $0.map.classes, warmSplit: $0.warmSplit) }) {
+      for plane in looks.map({
+        LampPlane(blurred, classes: $0.map.classes, warmSplit: $0.warmSplit, minimumArea: minimumArea)
+      }) {
         found += plane.candidates(finder: self).map { patch in
           patch.map { candidate in
             var candidate = candidate
@@ -287,17 +289,41 @@ private struct LampPlane {
 
   static let colors: [SignalColor] = [.red, .yellow, .green]
 
-  /// The plane of `image` (blurred) whose pixels are of `classes`, one per pixel; a warm
-  /// patch is red when its most saturated pixel's hue is at most `warmSplit` degrees (from
-  /// -180 to 180, or the same angle from 0 to 360), yellow past it.
-  init(_ image: RGBImage, classes: [PixelClass], warmSplit: Double) {
+  /// The plane of `image` (blurred) whose pixels are of `classes`, one per pixel. Red and
+  /// yellow pixels that touch are one warm patch when together they are shaped like a lamp
+  /// (`isLampShaped`): an orange lamp reads yellow at its centre and red at its rim, and is
+  /// one lamp, of the colour of its most saturated pixel, red when that pixel's hue is at most
+  /// `warmSplit` degrees (from -180 to 180, or the same angle from 0 to 360) and yellow past
+  /// it, as the warm split reads a crop. Where they are not (a red lamp in a yellow housing),
+  /// each colour's patches are taken apart, as green's always are.
+  init(_ image: RGBImage, classes: [PixelClass], warmSplit: Double, minimumArea: Int) {
     width = image.width
     height = image.height
     pixels = image
-    // The fill clears the map in place: this copy is the plane's alone.
-    var classes = classes
-    patches = Self.patches(
-      of: image, classes: &classes, warmSplit: warmSplit > 180 ? warmSplit - 360 : warmSplit)
+    let split = warmSplit > 180 ? warmSplit - 360 : warmSplit
+    // Each fill clears its map in place: these copies are the plane's alone.
+    var single = classes
+    let apart = Self.patches(of: image, classes: &single)
+    // A warm patch holds a red patch and a yellow one whose boxes touch: most planes have none.
+    let reds = apart.filter { $0.color == .red }
+    let yellows = apart.filter { $0.color == .yellow }
+    let starts = reds.filter { red in yellows.contains { $0.touches(red) } }.map(\.start)
+    guard !starts.isEmpty else {
+      patches = apart
+      return
+    }
+    var warmMap = classes
+    var warm: [Patch] = []
+    var taken = Set<Int>()
+    for start in starts {
+      guard
+        let (patch, members) = Self.warmPatch(of: image, classes: &warmMap, from: start, warmSplit: split),
+        patch.isLampShaped(minimumArea: minimumArea, inWidth: image.width, height: image.height)
+      else { continue }
+      warm.append(patch)
+      taken.formUnion(members)
+    }
+    patches = warm + apart.filter { !taken.contains($0.start) }
   }
 
   /// The mean value (largest channel) and chroma (largest less smallest channel) of rows
@@ -327,84 +353,133 @@ private struct LampPlane {
     return (Double(value) / count, Double(chroma) / count)
   }
 
-  /// A connected patch of one lamp colour (4-connected), red and yellow counting as one.
+  /// A connected patch of one lamp colour (4-connected), or a warm one of red and yellow.
   struct Patch {
     var color: SignalColor
+    /// The pixel (its index in the plane) the fill started from.
+    var start: Int
     var minX: Int, maxX: Int, minY: Int, maxY: Int
     var area = 0
     var valueSum = 0
     var chromaSum = 0
+
+    /// Whether `other`'s box overlaps this one's or lies beside it, a pixel apart at most
+    /// (two patches whose pixels touch have such boxes).
+    func touches(_ other: Patch) -> Bool {
+      minX <= other.maxX + 1 && other.minX <= maxX + 1 && minY <= other.maxY + 1 && other.minY <= maxY + 1
+    }
+
+    /// Whether it may be a lamp, by its shape alone: at least `minimumArea` pixels, its box
+    /// no more than twice as long one way as the other, at least 0.4 of it filled, and its
+    /// longer side no more than a third of the plane's (`width` x `height`) longer side.
+    func isLampShaped(minimumArea: Int, inWidth width: Int, height: Int) -> Bool {
+      let (bw, bh) = (maxX - minX + 1, maxY - minY + 1)
+      return area >= minimumArea && bh * 2 >= bw && bw * 2 >= bh && Double(area) >= 0.4 * Double(bw * bh)
+        && 3 * max(bw, bh) <= max(width, height)
+    }
   }
 
-  /// Every patch of lamp-coloured pixels of `image`, by their `classes` (cleared as the
-  /// patches are taken). Red and yellow pixels that touch are one warm patch: an orange lamp
-  /// reads yellow at its centre and red at its rim, and is one lamp. A warm patch's colour is
-  /// its most saturated pixel's (the first of them in the fill's order), red up to `warmSplit`
-  /// degrees (-180 to 180) and yellow past it, as the warm split reads a crop.
-  static func patches(of image: RGBImage, classes: inout [PixelClass], warmSplit: Double) -> [Patch] {
+  /// Every patch of one lamp colour of `image`, by its `classes` (cleared as the patches are
+  /// taken).
+  static func patches(of image: RGBImage, classes: inout [PixelClass]) -> [Patch] {
     var patches: [Patch] = []
-    var stack: [Int] = []
-    let (width, height) = (image.width, image.height)
     // PixelClass is a UInt8 enum of the same codes (0 none, 1 red, 2 yellow, 3 green): its
     // array's bytes are the codes.
-    image.read { bytes in
-      classes.withUnsafeMutableBufferPointer { classes in
-        classes.withMemoryRebound(to: UInt8.self) { codes in
-          // The fill clears each patch's bytes as it takes them: the scan skips them.
-          forEachNonZeroByte(in: UnsafeRawBufferPointer(codes)) { start in
-            // Red (1) and yellow (2) are one warm kind, green (3) its own.
-            let kind = codes[start] == 3 ? 3 : 1
-            let isKind = { (code: UInt8) in code != 0 && (code == 3) == (kind == 3) }
-            var strongest = (saturation: -1, index: start)
-            var patch = Patch(
-              color: Self.colors[Int(codes[start]) - 1], minX: start % width, maxX: start % width,
-              minY: start / width,
-              maxY: start / width)
-            codes[start] = 0
-            stack.append(start)
-            while let i = stack.popLast() {
-              let (x, y) = (i % width, i / width)
-              patch.area += 1
-              let (r, g, b) = (bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
-              let largest = max(r, g, b)
-              let chroma = Int(largest - min(r, g, b))
-              patch.valueSum += Int(largest)
-              patch.chromaSum += chroma
-              // Saturation, chroma over value, in 1/1024ths (a lamp pixel's value is not 0).
-              let saturation = chroma * 1024 / max(Int(largest), 1)
-              if saturation > strongest.saturation { strongest = (saturation, i) }
-              patch.minX = min(patch.minX, x)
-              patch.maxX = max(patch.maxX, x)
-              patch.minY = min(patch.minY, y)
-              patch.maxY = max(patch.maxY, y)
-              if x > 0 && isKind(codes[i - 1]) {
-                codes[i - 1] = 0
-                stack.append(i - 1)
-              }
-              if x + 1 < width && isKind(codes[i + 1]) {
-                codes[i + 1] = 0
-                stack.append(i + 1)
-              }
-              if y > 0 && isKind(codes[i - width]) {
-                codes[i - width] = 0
-                stack.append(i - width)
-              }
-              if y + 1 < height && isKind(codes[i + width]) {
-                codes[i + width] = 0
-                stack.append(i + width)
-              }
-            }
-            if kind == 1 {
-              let i = strongest.index
-              let hue = PixelColor(r: bytes[3 * i], g: bytes[3 * i + 1], b: bytes[3 * i + 2]).hue
-              patch.color = (hue > 180 ? hue - 360 : hue) > warmSplit ? .yellow : .red
-            }
-            patches.append(patch)
-          }
+    classes.withUnsafeMutableBufferPointer { classes in
+      classes.withMemoryRebound(to: UInt8.self) { codes in
+        // The fill clears each patch's bytes as it takes them: the scan skips them.
+        forEachNonZeroByte(in: UnsafeRawBufferPointer(codes)) { start in
+          let code = codes[start]
+          patches.append(fill(image, codes, from: start, joining: { $0 == code }).patch)
         }
       }
     }
     return patches
+  }
+
+  /// The warm patch of `image` holding the pixel `start` (red and yellow pixels together, by
+  /// `classes`, cleared as it is taken), with the indices of its pixels, when it holds both
+  /// colours: coloured by its most saturated pixel (the first of them in the image's order),
+  /// red when that pixel's hue is at most `warmSplit` degrees (-180 to 180), yellow past it.
+  /// Nil when it holds one colour, or `start` was taken already.
+  static func warmPatch(of image: RGBImage, classes: inout [PixelClass], from start: Int, warmSplit: Double)
+    -> (patch: Patch, members: [Int])?
+  {
+    classes.withUnsafeMutableBufferPointer { classes in
+      classes.withMemoryRebound(to: UInt8.self) { codes in
+        guard codes[start] == 1 || codes[start] == 2 else { return nil }
+        let (patch, members, codesSeen) = fill(
+          image, codes, from: start, joining: { $0 == 1 || $0 == 2 }, keepingMembers: true)
+        guard codesSeen & 0b110 == 0b110 else { return nil }
+        var strongest = (saturation: -1, index: start)
+        image.read { bytes in
+          for i in members {
+            let (r, g, b) = (bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
+            let largest = Int(max(r, g, b))
+            // Saturation, chroma over value, in 1/1024ths (a lamp pixel's value is not 0).
+            let saturation = (largest - Int(min(r, g, b))) * 1024 / max(largest, 1)
+            if saturation > strongest.saturation
+              || (saturation == strongest.saturation && i < strongest.index)
+            {
+              strongest = (saturation, i)
+            }
+          }
+        }
+        var warm = patch
+        let i = strongest.index
+        let hue = image.read { bytes in
+          PixelColor(r: bytes[3 * i], g: bytes[3 * i + 1], b: bytes[3 * i + 2]).hue
+        }
+        warm.color = (hue > 180 ? hue - 360 : hue) > warmSplit ? .yellow : .red
+        return (warm, members)
+      }
+    }
+  }
+
+  /// The 4-connected patch of the pixels whose codes `joins` accepts, from `start`, each
+  /// pixel's code cleared as it is taken; with the pixels' indices in the fill's order when
+  /// `keepingMembers`, and the codes seen (bit c set for code c). The patch has the colour of
+  /// `start`'s code.
+  private static func fill(
+    _ image: RGBImage, _ codes: UnsafeMutableBufferPointer<UInt8>, from start: Int,
+    joining joins: (UInt8) -> Bool,
+    keepingMembers: Bool = false
+  ) -> (patch: Patch, members: [Int], codesSeen: Int) {
+    let (width, height) = (image.width, image.height)
+    var patch = Patch(
+      color: colors[Int(codes[start]) - 1], start: start, minX: start % width, maxX: start % width,
+      minY: start / width, maxY: start / width)
+    var members: [Int] = []
+    var codesSeen = 1 << Int(codes[start])
+    var stack = [start]
+    codes[start] = 0
+    func take(_ j: Int) {
+      guard codes[j] != 0, joins(codes[j]) else { return }
+      codesSeen |= 1 << Int(codes[j])
+      codes[j] = 0
+      stack.append(j)
+    }
+    image.read { bytes in
+      while let i = stack.popLast() {
+        let (x, y) = (i % width, i / width)
+        patch.area += 1
+        if keepingMembers { members.append(i) }
+        let (r, g, b) = (bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
+        let largest = max(r, g, b)
+        patch.valueSum += Int(largest)
+        patch.chromaSum += Int(largest - min(r, g, b))
+        patch.minX = min(patch.minX, x)
+        patch.maxX = max(patch.maxX, x)
+        patch.minY = min(patch.minY, y)
+        patch.maxY = max(patch.maxY, y)
+        // Left, right, up, down.
+        if x > 0 { take(i - 1) }
+        if x + 1 < width { take(i + 1) }
+        if y > 0 { take(i - width) }
+        if y + 1 < height { take(i + width) }
+      }
+    }
+    return (patch, members, codesSeen)
   }
 
   /// The candidate lamps of this scale, in its pixels: for each patch, one candidate for each
@@ -415,12 +490,11 @@ private struct LampPlane {
 
   /// The lights `patch` may be the lit lamp of, with what was measured of each.
   func candidates(from patch: Patch, finder: LampFinder) -> [LampCandidate] {
+    guard patch.isLampShaped(minimumArea: finder.minimumArea, inWidth: width, height: height) else {
+      return []
+    }
     let (bw, bh) = (patch.maxX - patch.minX + 1, patch.maxY - patch.minY + 1)
-    guard patch.area >= finder.minimumArea, bh * 2 >= bw, bw * 2 >= bh,
-      Double(patch.area) >= 0.4 * Double(bw * bh)
-    else { return [] }
     let d = Double(max(bw, bh))
-    guard d <= Double(max(width, height)) / 3 else { return [] }
     let (cx, cy) = (Double(patch.minX) + Double(bw) / 2, Double(patch.minY) + Double(bh) / 2)
     let lamp = (
       value: max(Double(patch.valueSum) / Double(patch.area), 1),
