@@ -303,27 +303,25 @@ private struct LampPlane {
     let split = warmSplit > 180 ? warmSplit - 360 : warmSplit
     // Each fill clears its map in place: these copies are the plane's alone.
     var single = classes
-    let apart = Self.patches(of: image, classes: &single)
-    // A warm patch holds a red patch and a yellow one whose boxes touch: most planes have none.
-    let reds = apart.filter { $0.color == .red }
-    let yellows = apart.filter { $0.color == .yellow }
-    let starts = reds.filter { red in yellows.contains { $0.touches(red) } }.map(\.start)
-    guard !starts.isEmpty else {
-      patches = apart
-      return
-    }
-    var warmMap = classes
     var warm: [Patch] = []
-    var taken = Set<Int>()
-    for start in starts {
-      guard
-        let (patch, members) = Self.warmPatch(of: image, classes: &warmMap, from: start, warmSplit: split),
-        patch.isLampShaped(minimumArea: minimumArea, inWidth: image.width, height: image.height)
-      else { continue }
-      warm.append(patch)
-      taken.formUnion(members)
+    // A warm patch holds a red pixel beside a yellow one: most planes have none.
+    let starts = Self.redPixelsBesideYellow(classes, width: image.width, height: image.height)
+    if !starts.isEmpty {
+      var warmMap = classes
+      var stack: [Int] = []
+      // Many of the red pixels may lie in one patch: those taken already are passed over.
+      for start in starts where warmMap[start] != .none {
+        guard
+          let (patch, members) = Self.warmPatch(
+            of: image, classes: &warmMap, from: start, warmSplit: split, stack: &stack),
+          patch.isLampShaped(minimumArea: minimumArea, inWidth: image.width, height: image.height)
+        else { continue }
+        warm.append(patch)
+        // Its pixels are not single-colour patches too.
+        for index in members { single[index] = .none }
+      }
     }
-    patches = warm + apart.filter { !taken.contains($0.start) }
+    patches = warm + Self.patches(of: image, classes: &single)
   }
 
   /// The mean value (largest channel) and chroma (largest less smallest channel) of rows
@@ -356,18 +354,10 @@ private struct LampPlane {
   /// A connected patch of one lamp colour (4-connected), or a warm one of red and yellow.
   struct Patch {
     var color: SignalColor
-    /// The pixel (its index in the plane) the fill started from.
-    var start: Int
     var minX: Int, maxX: Int, minY: Int, maxY: Int
     var area = 0
     var valueSum = 0
     var chromaSum = 0
-
-    /// Whether `other`'s box overlaps this one's or lies beside it, a pixel apart at most
-    /// (two patches whose pixels touch have such boxes).
-    func touches(_ other: Patch) -> Bool {
-      minX <= other.maxX + 1 && other.minX <= maxX + 1 && minY <= other.maxY + 1 && other.minY <= maxY + 1
-    }
 
     /// Whether it may be a lamp, by its shape alone: at least `minimumArea` pixels, its box
     /// no more than twice as long one way as the other, at least 0.4 of it filled, and its
@@ -383,18 +373,38 @@ private struct LampPlane {
   /// taken).
   static func patches(of image: RGBImage, classes: inout [PixelClass]) -> [Patch] {
     var patches: [Patch] = []
+    var stack: [Int] = []
     // PixelClass is a UInt8 enum of the same codes (0 none, 1 red, 2 yellow, 3 green): its
     // array's bytes are the codes.
     classes.withUnsafeMutableBufferPointer { classes in
       classes.withMemoryRebound(to: UInt8.self) { codes in
         // The fill clears each patch's bytes as it takes them: the scan skips them.
         forEachNonZeroByte(in: UnsafeRawBufferPointer(codes)) { start in
-          let code = codes[start]
-          patches.append(fill(image, codes, from: start, joining: { $0 == code }).patch)
+          patches.append(fill(image, codes, from: start, alsoJoining: codes[start], stack: &stack).patch)
         }
       }
     }
     return patches
+  }
+
+  /// The indices of the red pixels of `classes` (a plane `width` x `height`) with a yellow
+  /// pixel left, right, above or below.
+  ///
+  /// Complexity: O(pixels), the map's zeros skipped eight at a time.
+  static func redPixelsBesideYellow(_ classes: [PixelClass], width: Int, height: Int) -> [Int] {
+    var found: [Int] = []
+    classes.withUnsafeBytes { codes in
+      forEachNonZeroByte(in: codes) { i in
+        guard codes[i] == 1 else { return }
+        let (x, y) = (i % width, i / width)
+        if (x > 0 && codes[i - 1] == 2) || (x + 1 < width && codes[i + 1] == 2)
+          || (y > 0 && codes[i - width] == 2) || (y + 1 < height && codes[i + width] == 2)
+        {
+          found.append(i)
+        }
+      }
+    }
+    return found
   }
 
   /// The warm patch of `image` holding the pixel `start` (red and yellow pixels together, by
@@ -402,14 +412,14 @@ private struct LampPlane {
   /// colours: coloured by its most saturated pixel (the first of them in the image's order),
   /// red when that pixel's hue is at most `warmSplit` degrees (-180 to 180), yellow past it.
   /// Nil when it holds one colour, or `start` was taken already.
-  static func warmPatch(of image: RGBImage, classes: inout [PixelClass], from start: Int, warmSplit: Double)
-    -> (patch: Patch, members: [Int])?
-  {
+  static func warmPatch(
+    of image: RGBImage, classes: inout [PixelClass], from start: Int, warmSplit: Double, stack: inout [Int]
+  ) -> (patch: Patch, members: [Int])? {
     classes.withUnsafeMutableBufferPointer { classes in
       classes.withMemoryRebound(to: UInt8.self) { codes in
         guard codes[start] == 1 || codes[start] == 2 else { return nil }
         let (patch, members, codesSeen) = fill(
-          image, codes, from: start, joining: { $0 == 1 || $0 == 2 }, keepingMembers: true)
+          image, codes, from: start, alsoJoining: 3 - codes[start], keepingMembers: true, stack: &stack)
         guard codesSeen & 0b110 == 0b110 else { return nil }
         var strongest = (saturation: -1, index: start)
         image.read { bytes in
@@ -436,29 +446,23 @@ private struct LampPlane {
     }
   }
 
-  /// The 4-connected patch of the pixels whose codes `joins` accepts, from `start`, each
-  /// pixel's code cleared as it is taken; with the pixels' indices in the fill's order when
-  /// `keepingMembers`, and the codes seen (bit c set for code c). The patch has the colour of
-  /// `start`'s code.
+  /// The 4-connected patch of the pixels whose code is `code` or `alsoJoining`, from `start`,
+  /// each pixel's code cleared as it is taken; with the pixels' indices in the fill's order
+  /// when `keepingMembers`, and the codes seen (bit c set for code c). The patch has the
+  /// colour of `start`'s code. `stack` is working space (empty, and left empty).
   private static func fill(
-    _ image: RGBImage, _ codes: UnsafeMutableBufferPointer<UInt8>, from start: Int,
-    joining joins: (UInt8) -> Bool,
-    keepingMembers: Bool = false
+    _ image: RGBImage, _ codes: UnsafeMutableBufferPointer<UInt8>, from start: Int, alsoJoining other: UInt8,
+    keepingMembers: Bool = false, stack: inout [Int]
   ) -> (patch: Patch, members: [Int], codesSeen: Int) {
     let (width, height) = (image.width, image.height)
+    let code = codes[start]
     var patch = Patch(
-      color: colors[Int(codes[start]) - 1], start: start, minX: start % width, maxX: start % width,
+      color: colors[Int(code) - 1], minX: start % width, maxX: start % width,
       minY: start / width, maxY: start / width)
     var members: [Int] = []
-    var codesSeen = 1 << Int(codes[start])
-    var stack = [start]
+    var codesSeen = 1 << Int(code)
+    stack.append(start)
     codes[start] = 0
-    func take(_ j: Int) {
-      guard codes[j] != 0, joins(codes[j]) else { return }
-      codesSeen |= 1 << Int(codes[j])
-      codes[j] = 0
-      stack.append(j)
-    }
     image.read { bytes in
       while let i = stack.popLast() {
         let (x, y) = (i % width, i / width)
@@ -473,10 +477,26 @@ private struct LampPlane {
         patch.minY = min(patch.minY, y)
         patch.maxY = max(patch.maxY, y)
         // Left, right, up, down.
-        if x > 0 { take(i - 1) }
-        if x + 1 < width { take(i + 1) }
-        if y > 0 { take(i - width) }
-        if y + 1 < height { take(i + width) }
+        if x > 0 && (codes[i - 1] == code || codes[i - 1] == other) {
+          codesSeen |= 1 << Int(codes[i - 1])
+          codes[i - 1] = 0
+          stack.append(i - 1)
+        }
+        if x + 1 < width && (codes[i + 1] == code || codes[i + 1] == other) {
+          codesSeen |= 1 << Int(codes[i + 1])
+          codes[i + 1] = 0
+          stack.append(i + 1)
+        }
+        if y > 0 && (codes[i - width] == code || codes[i - width] == other) {
+          codesSeen |= 1 << Int(codes[i - width])
+          codes[i - width] = 0
+          stack.append(i - width)
+        }
+        if y + 1 < height && (codes[i + width] == code || codes[i + width] == other) {
+          codesSeen |= 1 << Int(codes[i + width])
+          codes[i + width] = 0
+          stack.append(i + width)
+        }
       }
     }
     return (patch, members, codesSeen)
