@@ -421,8 +421,8 @@ private struct LampPlane {
         let (patch, members, codesSeen) = fill(
           image, codes, from: start, alsoJoining: 3 - codes[start], keepingMembers: true, stack: &stack)
         guard codesSeen & 0b110 == 0b110 else { return nil }
-        var strongest = (saturation: -1, index: start)
-        image.read { bytes in
+        let hue = image.read { bytes in
+          var strongest = (saturation: -1, index: start)
           for i in members {
             let (r, g, b) = (bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
             let largest = Int(max(r, g, b))
@@ -434,12 +434,10 @@ private struct LampPlane {
               strongest = (saturation, i)
             }
           }
+          let i = strongest.index
+          return PixelColor(r: bytes[3 * i], g: bytes[3 * i + 1], b: bytes[3 * i + 2]).hue
         }
         var warm = patch
-        let i = strongest.index
-        let hue = image.read { bytes in
-          PixelColor(r: bytes[3 * i], g: bytes[3 * i + 1], b: bytes[3 * i + 2]).hue
-        }
         warm.color = (hue > 180 ? hue - 360 : hue) > warmSplit ? .yellow : .red
         return (warm, members)
       }
