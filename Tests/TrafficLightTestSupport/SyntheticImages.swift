@@ -55,9 +55,24 @@ package func paste(_ light: RGBImage, into frame: inout RGBImage, x: Int, y: Int
   }
 }
 
-/// A new empty folder under the system's temporary folder.
+/// The folder of this test process's temporary folders: `traffic-light-tests-PID` under the
+/// system's temporary folder. Made on first use, after the folders of test processes no
+/// longer running are removed (a test run ends without a hook to remove its own).
+private let testFolders: String = {
+  let temporary = FileManager.default.temporaryDirectory
+  let prefix = "traffic-light-tests-"
+  for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+  where name.hasPrefix(prefix) {
+    guard let pid = pid_t(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
+    try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+  }
+  return temporary.appendingPathComponent(prefix + String(getpid())).path
+}()
+
+/// A new empty folder under the system's temporary folder, removed by a later test run once
+/// this one has ended.
 package func temporaryFolder() throws -> String {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent("traffic-light-\(UUID())")
+  let url = URL(fileURLWithPath: testFolders).appendingPathComponent(UUID().uuidString)
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   return url.path
 }
