@@ -305,6 +305,40 @@ import TrafficLightKernels
     #expect(sampler.sample(width: 1, height: 10, probe: probe(column)).color == .red)
   }
 
+  /// With `lead`, a faint tint names a lamp only where it stands out: foliage or sky tinted
+  /// alike down the whole crop is no lamp; a tint its own third holds more of than any
+  /// other third is.
+  @Test func faintLamp_withLead_namesALampOnlyWhereItsTintStandsOut() {
+    // Nine points on height 10: rows 1-3 are the top third, 4-6 the middle, 7-9 green's.
+    let white = PixelColor(gray: 235)
+    let faintCyan = PixelColor(r: 205, g: 230, b: 225)  // hue 168, saturation 0.11
+    var faint = FaintLamp(
+      color: .green, lower: 90, upper: 200, saturationFloor: 0.06, valueFloor: 0.35, points: 3)
+    var column = [(PixelClass, PixelColor)](repeating: (.none, faintCyan), count: 10)
+    func read(_ faint: FaintLamp) -> SignalColor {
+      GridAndCascade(points: 9, faintLamp: faint).sample(width: 1, height: 10, probe: probe(column)).color
+    }
+    // Tinted all over, as foliage or sky behind a crop: three faint points in each third.
+    #expect(read(faint) == .green)
+    faint.lead = 1
+    #expect(read(faint) == .unknown)
+    // A third's tint gone, the other two's as many as green's: still no lamp.
+    for row in 1...3 { column[row] = (.none, white) }
+    #expect(read(faint) == .unknown)
+    // Green's third the only one tinted: a lamp.
+    for row in 4...6 { column[row] = (.none, white) }
+    #expect(read(faint) == .green)
+    // One faint point in the middle: green's third leads it by two, enough for a lead of 2,
+    // not 3.
+    column[5] = (.none, faintCyan)
+    faint.lead = 2
+    #expect(read(faint) == .green)
+    faint.lead = 3
+    #expect(read(faint) == .unknown)
+    faint.lead = -1
+    #expect(faint.problem != nil)
+  }
+
   @Test func faintLamp_redVeto_keepsItOff_whenRedsPlaceHasARedTint() {
     // Nine points on height 10: rows 1-3 are the top third (red's place), 7-9 green's.
     let white = PixelColor(gray: 235)

@@ -127,13 +127,16 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
 
   /// The brightness fallback's `lead` and `disc` are set after the fit: the search runs as
   /// from the start without them, and the fitted profile carries the start's.
-  @Test func calibrate_searchesWithoutTheFallbacksBound_andReturnsItWithTheFit() throws {
+  @Test func calibrate_searchesWithoutTheEvidenceBounds_andReturnsThemWithTheFit() throws {
     let folder = try syntheticLabelledFolder(perColor: 3)
-    let unbound = Profile.default.withFallbackBound(of: nil)
-    let fallback = { (profile: Profile) in (profile.decider as? CascadeDecider)?.rule(BrightnessFallback.self)
+    let unbound = Profile.default.withEvidenceBounds(of: nil)
+    let rules = { (profile: Profile) in
+      let cascade = profile.decider as? CascadeDecider
+      return (cascade?.rule(BrightnessFallback.self), cascade?.rule(FaintLamp.self))
     }
-    #expect(fallback(.default)?.lead == 0.05 && fallback(.default)?.disc == 0.05)
-    #expect(fallback(unbound)?.lead == nil && fallback(unbound)?.disc == nil)
+    #expect(rules(.default).0?.lead == 0.05 && rules(.default).0?.disc == 0.05)
+    #expect(rules(.default).1?.lead == 1)
+    #expect(rules(unbound).0?.lead == nil && rules(unbound).0?.disc == nil && rules(unbound).1?.lead == nil)
     var fits: [Profile] = []
     for start in [Profile.default, unbound] {
       var calibrator = Calibrator(start: start)
@@ -141,8 +144,8 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
       calibrator.rounds = 1
       fits.append(calibrator.fit([calibrator.prepare(try LabelledSet.load(folder), name: "s")], name: "f"))
     }
-    #expect(fallback(fits[0])?.lead == 0.05 && fallback(fits[0])?.disc == 0.05)
-    #expect(fits[0] == fits[1].withFallbackBound(of: .default))
+    #expect(rules(fits[0]).0?.lead == 0.05 && rules(fits[0]).0?.disc == 0.05 && rules(fits[0]).1?.lead == 1)
+    #expect(fits[0] == fits[1].withEvidenceBounds(of: .default))
   }
 
   @Test func calibrate_keepsTheStartsSplitAndFaintLampOrTheirAbsence_withWindowsFollowingTheThresholds()
@@ -352,7 +355,7 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
   @Test(
     .enabled(if: TestPaths.sharedDatasets != nil, "needs ../shared/datasets beside the repository"),
     arguments: [
-      ("mit-crops", 1159, 0), ("carpark-crops", 39, 0), ("sim-crops", 138, 0), ("cinta-crops", 243, 0),
+      ("mit-crops", 1159, 0), ("carpark-crops", 39, 0), ("sim-crops", 138, 0), ("cinta-crops", 242, 0),
     ])
   func defaultProfile_readsTheSharedDatasets_asTheREADMESays(folder: String, correct: Int, redAsGreen: Int)
     throws
@@ -408,6 +411,6 @@ struct NoLightCropsSharedFramesTests {
       }
     }
     #expect(total >= 600, "\(total) crops")
-    #expect(Double(unknown) >= 0.7 * Double(total), "\(unknown) of \(total) read unknown")
+    #expect(Double(unknown) >= 0.76 * Double(total), "\(unknown) of \(total) read unknown")
   }
 }

@@ -112,14 +112,15 @@ public struct Calibrator: Sendable {
   }
 
   /// The best profile found for `sets` (restricted to the frames `selected` accepts, by set
-  /// index and frame index), named `name`. The brightness fallback's `lead` and `disc` are a
-  /// bound set after the fit: the search reads without them, and the profile returned has
-  /// the start's (searched with the bound in place, the fit moves to values that read worse
+  /// index and frame index), named `name`. The evidence the weak rules ask of a lamp (the
+  /// brightness fallback's `lead` and `disc`, the faint lamp's `lead`) are bounds set
+  /// after the fit: the search reads without them, and the profile returned has the start's
+  /// (searched with the fallback's bound in place, the fit moves to values that read worse
   /// held out: CALIBRATION.md).
   public func fit(
     _ sets: [PreparedSet], name: String, selected: @escaping (Int, Int) -> Bool = { _, _ in true }
   ) -> Profile {
-    let searched = start.withFallbackBound(of: nil)
+    let searched = start.withEvidenceBounds(of: nil)
     let axes = searched.tuning
     func profile(_ values: [Double]) -> Profile {
       var profile = searched
@@ -163,7 +164,7 @@ public struct Calibrator: Sendable {
         bestScore = currentScore
       }
     }
-    return profile(best).withFallbackBound(of: start)
+    return profile(best).withEvidenceBounds(of: start)
   }
 
   /// How cross-validation splits the labelled frames into folds.
@@ -222,16 +223,24 @@ public struct Calibrator: Sendable {
 }
 
 extension Profile {
-  /// This profile with its brightness fallback's `lead` and `disc` taken from `other`'s
-  /// fallback (the same rules, in the same places), or cleared when `other` is nil.
-  func withFallbackBound(of other: Profile?) -> Profile {
+  /// This profile with the evidence its weak rules ask of a lamp (the brightness fallback's
+  /// `lead` and `disc`, the faint lamp's `lead`) taken from `other`'s rules in the same
+  /// places, or cleared when `other` is nil.
+  func withEvidenceBounds(of other: Profile?) -> Profile {
     guard var cascade = decider as? CascadeDecider else { return self }
     let others = (other?.decider as? CascadeDecider)?.rules
     cascade.rules = cascade.rules.enumerated().map { index, rule in
-      guard var fallback = rule as? BrightnessFallback else { return rule }
-      let source = others.flatMap { $0.indices.contains(index) ? $0[index] as? BrightnessFallback : nil }
-      (fallback.lead, fallback.disc) = (source?.lead, source?.disc)
-      return fallback
+      let source = others.flatMap { $0.indices.contains(index) ? $0[index] : nil }
+      if var fallback = rule as? BrightnessFallback {
+        let bound = source as? BrightnessFallback
+        (fallback.lead, fallback.disc) = (bound?.lead, bound?.disc)
+        return fallback
+      }
+      if var faint = rule as? FaintLamp {
+        faint.lead = (source as? FaintLamp)?.lead
+        return faint
+      }
+      return rule
     }
     var profile = self
     profile.decider = cascade

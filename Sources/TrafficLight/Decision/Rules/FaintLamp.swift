@@ -10,6 +10,10 @@ import TrafficLightKernels
 ///
 /// The window follows the thresholds: `color`'s hue range, above the value floor, and the
 /// veto's window is red's range (`tied(to:)`).
+///
+/// A faint tint is evidence of a lamp only where it stands out. Foliage or sky behind a crop
+/// tints every third alike; a washed-out lamp tints its own. With `lead` set, the lamp's
+/// third must hold at least `lead` more faint points than any other third.
 public struct FaintLamp: CascadeRule, Hashable, TintWindow {
   /// The rule's kind in profile JSON.
   public static let kind = "faintLamp"
@@ -31,12 +35,15 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
   /// floors (the window's own saturation floor, if it has one, instead of `saturationFloor`).
   /// Not for a red faint lamp.
   public var redVeto: HueRange?
+  /// How many more faint points `color`'s third must hold than any other third, or nil for
+  /// no such test (see the type's comment).
+  public var lead: Int?
 
   /// A faint-lamp rule with these windows and floors (see the type's comment).
   public init(
     color: SignalColor, lower: Double, upper: Double, saturationFloor: Double, valueFloor: Double,
     points: Int,
-    redVeto: HueRange? = nil
+    redVeto: HueRange? = nil, lead: Int? = nil
   ) {
     self.color = color
     self.lower = lower
@@ -45,6 +52,7 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
     self.valueFloor = valueFloor
     self.points = points
     self.redVeto = redVeto
+    self.lead = lead
   }
 
   /// Points: 1 is left out of the grid, since red and yellow lights that reach the faint
@@ -57,32 +65,36 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
   /// A faint tint is weaker evidence than a coloured point: the confidence is at most a
   /// half, reached at twice `points` faint points.
   public func revise(_ current: SignalColor, _ context: CascadeContext) -> CascadeRevision? {
-    guard current == .unknown else { return nil }
-    let faint = faintPoints(context)
-    guard faint >= points else { return nil }
+    guard current == .unknown, let faint = faintPoints(context), faint >= points else { return nil }
     return CascadeRevision(color, confidence: 0.5 * min(1, Double(faint) / Double(2 * points)))
   }
 
-  /// Whether at least `points` of the samples are faint `color` points in `color`'s place,
-  /// and no point in red's place is vetoing.
-  func isLit(_ context: CascadeContext) -> Bool { faintPoints(context) >= points }
-
-  /// The faint `color` points in `color`'s place; 0 when a point in red's place vetoes.
+  /// The faint `color` points in `color`'s place; nil when a point in red's place vetoes,
+  /// or, with `lead`, when `color`'s place does not hold `lead` more faint points than every
+  /// other third.
   ///
   /// Complexity: O(samples).
-  func faintPoints(_ context: CascadeContext) -> Int {
+  func faintPoints(_ context: CascadeContext) -> Int? {
     let veto = redVeto.map {
       Tint(
         lower: $0.lower, upper: $0.upper, saturationFloor: $0.saturationFloor ?? saturationFloor,
         valueFloor: valueFloor)
     }
     var count = 0
+    var elsewhere = [0, 0, 0]
     for sample in context.samples {
       let lamp = context.lamp(inThird: sample.third)
       let saturation = sample.color.saturation
-      if lamp == color, admits(sample.color, saturation: saturation) { count += 1 }
-      if lamp == .red, let veto, veto.admits(sample.color, saturation: saturation) { return 0 }
+      if admits(sample.color, saturation: saturation) {
+        if lamp == color {
+          count += 1
+        } else if elsewhere.indices.contains(sample.third) {
+          elsewhere[sample.third] += 1
+        }
+      }
+      if lamp == .red, let veto, veto.admits(sample.color, saturation: saturation) { return nil }
     }
+    if let lead, elsewhere.contains(where: { count - $0 < lead }) { return nil }
     return count
   }
 
@@ -91,6 +103,7 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
     if color == .unknown { return "color must be red, yellow or green" }
     if let problem = windowProblem { return problem }
     if !(1...1000).contains(points) { return "points must be between 1 and 1000, not \(points)" }
+    if let lead, !(0...1000).contains(lead) { return "lead must be between 0 and 1000, not \(lead)" }
     if let veto = redVeto {
       if color == .red { return "redVeto cannot keep a red faint lamp off" }
       for bound in [veto.lower, veto.upper] where !(bound >= 0 && bound <= 360) {
