@@ -104,6 +104,36 @@ import TrafficLightTestSupport
   /// Two housings cannot share pixels: lights of one colour whose boxes overlap are one
   /// light, the more confident kept; lights of two colours both stay unless one's centre lies
   /// in the other's box, and lights of one colour apart both stay.
+  /// The summed table a crop's squares are read from gives, for every rectangle, the sums
+  /// of value and chroma that adding up its pixels gives.
+  @Test func summedTable_givesEveryRectanglesSums_asAddingUpItsPixels() {
+    var generator = SeededGenerator(seed: 7)
+    var image = RGBImage(width: 23, height: 17)
+    for y in 0..<17 {
+      for x in 0..<23 {
+        image[x, y] = (
+          UInt8(generator.next() % 256), UInt8(generator.next() % 256), UInt8(generator.next() % 256)
+        )
+      }
+    }
+    let table = SummedTable(image)
+    for _ in 0..<200 {
+      let (xa, xb) = (Int(generator.next() % 24), Int(generator.next() % 24))
+      let (ya, yb) = (Int(generator.next() % 18), Int(generator.next() % 18))
+      let (x0, x1, y0, y1) = (min(xa, xb), max(xa, xb), min(ya, yb), max(ya, yb))
+      var (value, chroma) = (0, 0)
+      for y in y0..<y1 {
+        for x in x0..<x1 {
+          let (r, g, b) = image[x, y]
+          value += Int(max(r, g, b))
+          chroma += Int(max(r, g, b) - min(r, g, b))
+        }
+      }
+      let sums = table.sums(x0: x0, x1: x1, y0: y0, y1: y1)
+      #expect(sums.value == value && sums.chroma == chroma, "rows \(y0)..<\(y1), columns \(x0)..<\(x1)")
+    }
+  }
+
   @Test func keepingOnePerLight_mergesOverlappingLightsOfOneColourOnly() {
     func light(_ color: SignalColor, x: Int, _ confidence: Double) -> FoundLight {
       FoundLight(

@@ -214,10 +214,16 @@ public struct LampFinder: Sendable, Codable, Equatable {
           let (brightMap, dimMap) = bright.classify(blurred, alongside: dim)
           return [(brightMap, thresholds.red.upper), (dimMap, dim.thresholds.red.upper)]
         } ?? [(bright.classify(blurred), thresholds.red.upper)]
-      for plane in looks.map({
+      let planes = looks.map {
         LampPlane(blurred, classes: $0.map.classes, warmSplit: $0.warmSplit, minimumArea: minimumArea)
-      }) {
-        found += plane.candidates(finder: self).map { patch in
+      }
+      // The looks share their pixels: where their candidates ask for more pixels than the
+      // scale has (a crop whose lamp fills much of it), the squares are read from one
+      // summed table of them; elsewhere (a frame's few small lamps) summed where asked.
+      let asked = planes.reduce(0) { $0 + $1.pixelsAsked(minimumArea: minimumArea) }
+      let table = asked > blurred.width * blurred.height ? SummedTable(blurred) : nil
+      for plane in planes {
+        found += plane.candidates(finder: self, table: table).map { patch in
           patch.map { candidate in
             var candidate = candidate
             candidate.light = candidate.light.scaled(by: scale, toWidth: image.width, height: image.height)
@@ -326,16 +332,20 @@ private struct LampPlane {
 
   /// The mean value (largest channel) and chroma (largest less smallest channel) of rows
   /// `y0..<y1` and columns `x0..<x1` clipped to the plane, or nil when nothing of it is
-  /// inside. Summed where asked: a frame's few candidate lamps ask for a few small squares,
-  /// far fewer pixels than the frame. (At worst, a candidate asks squares adding up to 24
-  /// times its patch's longer side squared, both ways of head together, and its disjoint
-  /// patch covers at least a fifth of that side squared: all of a plane's asks add up to at
-  /// most 120 times its pixels.)
-  func means(x0: Int, x1: Int, y0: Int, y1: Int) -> (value: Double, chroma: Double)? {
+  /// inside: read from `table` (the plane's pixels summed) when given, else summed here.
+  func means(x0: Int, x1: Int, y0: Int, y1: Int, table: SummedTable?) -> (value: Double, chroma: Double)? {
     let (x0, x1, y0, y1) = (max(0, x0), min(width, x1), max(0, y0), min(height, y1))
     guard x1 > x0, y1 > y0 else { return nil }
+    let (value, chroma) = table?.sums(x0: x0, x1: x1, y0: y0, y1: y1) ?? sums(x0: x0, x1: x1, y0: y0, y1: y1)
+    let count = Double((x1 - x0) * (y1 - y0))
+    return (Double(value) / count, Double(chroma) / count)
+  }
+
+  /// The summed value and chroma of rows `y0..<y1` and columns `x0..<x1`, inside the plane,
+  /// pixel by pixel.
+  private func sums(x0: Int, x1: Int, y0: Int, y1: Int) -> (value: Int, chroma: Int) {
     let width = self.width
-    let (value, chroma) = pixels.read { bytes in
+    return pixels.read { bytes in
       var (value, chroma) = (0, 0)
       for y in y0..<y1 {
         for i in (y * width + x0)..<(y * width + x1) {
@@ -347,8 +357,19 @@ private struct LampPlane {
       }
       return (value, chroma)
     }
-    let count = Double((x1 - x0) * (y1 - y0))
-    return (Double(value) / count, Double(chroma) / count)
+  }
+
+  /// How many pixels the candidates of this plane's lamp-shaped patches may ask for, at
+  /// most: each asks for squares adding up to under 24 times its longer side squared, both
+  /// ways of head together (its unlit lamps, the housing beside it and between the lamps,
+  /// its surround). Its disjoint patch covers at least a fifth of that side squared, so a
+  /// plane's asks add up to at most 120 times its pixels.
+  func pixelsAsked(minimumArea: Int) -> Int {
+    patches.reduce(0) { sum, patch in
+      guard patch.isLampShaped(minimumArea: minimumArea, inWidth: width, height: height) else { return sum }
+      let side = max(patch.maxX - patch.minX, patch.maxY - patch.minY) + 1
+      return sum + 24 * side * side
+    }
   }
 
   /// A connected patch of one lamp colour (4-connected), or a warm one of red and yellow.
@@ -502,12 +523,13 @@ private struct LampPlane {
 
   /// The candidate lamps of this scale, in its pixels: for each patch, one candidate for each
   /// way of head it may be the lit lamp of.
-  func candidates(finder: LampFinder) -> [[LampCandidate]] {
-    patches.map { candidates(from: $0, finder: finder) }.filter { !$0.isEmpty }
+  /// Its squares are read from `table` when given (the plane's pixels summed).
+  func candidates(finder: LampFinder, table: SummedTable?) -> [[LampCandidate]] {
+    patches.map { candidates(from: $0, finder: finder, table: table) }.filter { !$0.isEmpty }
   }
 
   /// The lights `patch` may be the lit lamp of, with what was measured of each.
-  func candidates(from patch: Patch, finder: LampFinder) -> [LampCandidate] {
+  func candidates(from patch: Patch, finder: LampFinder, table: SummedTable?) -> [LampCandidate] {
     guard patch.isLampShaped(minimumArea: finder.minimumArea, inWidth: width, height: height) else {
       return []
     }
@@ -535,7 +557,8 @@ private struct LampPlane {
       func square(across: Double, along: Double, side: Double) -> (value: Double, chroma: Double)? {
         let (sx, sy) = orientation == .vertical ? (cx + across, cy + along) : (cx + along, cy + across)
         return means(
-          x0: Int(sx - side / 2), x1: Int(sx + side / 2), y0: Int(sy - side / 2), y1: Int(sy + side / 2))
+          x0: Int(sx - side / 2), x1: Int(sx + side / 2), y0: Int(sy - side / 2), y1: Int(sy + side / 2),
+          table: table)
       }
       // That square's mean value and chroma as shares of the lamp's, nil when it is off the
       // image.
@@ -584,6 +607,62 @@ private struct LampPlane {
         confidence: finder.evidence.confidence(of: measurements), orientation: orientation)
       return LampCandidate(light: light, measurements: measurements)
     }
+  }
+}
+
+/// The value (largest channel) and chroma (largest less smallest channel) of an image's
+/// pixels summed over every rectangle, each rectangle read in constant time: a summed-area
+/// table of each.
+package struct SummedTable {
+  /// One more than the image's width: the tables' row length.
+  let stride: Int
+  /// At `y * stride + x`: the values of rows `0..<y` and columns `0..<x` summed.
+  let value: [Int]
+  /// The same for chroma.
+  let chroma: [Int]
+
+  /// The tables of `image`.
+  ///
+  /// Complexity: O(pixels).
+  package init(_ image: RGBImage) {
+    let (width, height) = (image.width, image.height)
+    let stride = width + 1
+    var value = [Int](repeating: 0, count: stride * (height + 1))
+    var chroma = value
+    value.withUnsafeMutableBufferPointer { value in
+      chroma.withUnsafeMutableBufferPointer { chroma in
+        image.read { bytes in
+          // Raw pointers, wrapping arithmetic: the loop indexes within the buffers' sizes.
+          guard var pixel = bytes.baseAddress, let values = value.baseAddress,
+            let chromas = chroma.baseAddress
+          else { return }
+          for y in 0..<height {
+            var (rowValue, rowChroma) = (0, 0)
+            var (above, below) = (y &* stride &+ 1, (y &+ 1) &* stride &+ 1)
+            for _ in 0..<width {
+              let (r, g, b) = (pixel[0], pixel[1], pixel[2])
+              let largest = max(max(r, g), b)
+              rowValue &+= Int(largest)
+              rowChroma &+= Int(largest &- min(min(r, g), b))
+              values[below] = values[above] &+ rowValue
+              chromas[below] = chromas[above] &+ rowChroma
+              pixel += 3
+              above &+= 1
+              below &+= 1
+            }
+          }
+        }
+      }
+    }
+    self.stride = stride
+    self.value = value
+    self.chroma = chroma
+  }
+
+  /// The summed value and chroma of rows `y0..<y1` and columns `x0..<x1`, inside the image.
+  package func sums(x0: Int, x1: Int, y0: Int, y1: Int) -> (value: Int, chroma: Int) {
+    let (a, b, c, d) = (y0 * stride + x0, y0 * stride + x1, y1 * stride + x0, y1 * stride + x1)
+    return (value[d] - value[b] - value[c] + value[a], chroma[d] - chroma[b] - chroma[c] + chroma[a])
   }
 }
 
