@@ -220,7 +220,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
       // The looks share their pixels: where their candidates ask for more pixels than the
       // scale has (a crop whose lamp fills much of it), the squares are read from one
       // summed table of them; elsewhere (a frame's few small lamps) summed where asked.
-      let asked = planes.reduce(0) { $0 + $1.pixelsAsked(minimumArea: minimumArea) }
+      let asked = planes.reduce(0) { $0 + $1.pixelsAsked }
       let table = asked > blurred.width * blurred.height ? SummedTable(blurred) : nil
       for plane in planes {
         found += plane.candidates(finder: self, table: table).map { patch in
@@ -290,8 +290,8 @@ private struct LampPlane {
   let height: Int
   /// The blurred image the plane was made from.
   let pixels: RGBImage
-  /// Every patch of lamp-coloured pixels.
-  let patches: [Patch]
+  /// The patches of lamp-coloured pixels shaped like a lamp (`Patch.isLampShaped`).
+  let lamps: [Patch]
 
   static let colors: [SignalColor] = [.red, .yellow, .green]
 
@@ -327,7 +327,11 @@ private struct LampPlane {
         for index in members { single[index] = .none }
       }
     }
-    patches = warm + Self.patches(of: image, classes: &single)
+    lamps =
+      warm
+      + Self.patches(of: image, classes: &single).filter {
+        $0.isLampShaped(minimumArea: minimumArea, inWidth: image.width, height: image.height)
+      }
   }
 
   /// The mean value (largest channel) and chroma (largest less smallest channel) of rows
@@ -359,15 +363,14 @@ private struct LampPlane {
     }
   }
 
-  /// How many pixels the candidates of this plane's lamp-shaped patches may ask for, at
-  /// most: each asks for squares adding up to under 24 times its longer side squared, both
-  /// ways of head together (its unlit lamps, the housing beside it and between the lamps,
-  /// its surround). Its disjoint patch covers at least a fifth of that side squared, so a
-  /// plane's asks add up to at most 120 times its pixels.
-  func pixelsAsked(minimumArea: Int) -> Int {
-    patches.reduce(0) { sum, patch in
-      guard patch.isLampShaped(minimumArea: minimumArea, inWidth: width, height: height) else { return sum }
-      let side = max(patch.maxX - patch.minX, patch.maxY - patch.minY) + 1
+  /// How many pixels the candidates of this plane's lamps may ask for, at most: each asks
+  /// for squares adding up to under 24 times its longer side squared, both ways of head
+  /// together (its unlit lamps, the housing beside it and between the lamps, its surround).
+  /// Its disjoint patch covers at least a fifth of that side squared, so a plane's asks add
+  /// up to at most 120 times its pixels.
+  var pixelsAsked: Int {
+    lamps.reduce(0) { sum, lamp in
+      let side = max(lamp.maxX - lamp.minX, lamp.maxY - lamp.minY) + 1
       return sum + 24 * side * side
     }
   }
@@ -521,18 +524,16 @@ private struct LampPlane {
     return (patch, members, codesSeen)
   }
 
-  /// The candidate lamps of this scale, in its pixels: for each patch, one candidate for each
-  /// way of head it may be the lit lamp of.
-  /// Its squares are read from `table` when given (the plane's pixels summed).
+  /// The candidate lamps of this scale, in its pixels: for each lamp, one candidate for each
+  /// way of head it may be the lit lamp of, its squares read from `table` when given (the
+  /// plane's pixels summed).
   func candidates(finder: LampFinder, table: SummedTable?) -> [[LampCandidate]] {
-    patches.map { candidates(from: $0, finder: finder, table: table) }.filter { !$0.isEmpty }
+    lamps.map { candidates(from: $0, finder: finder, table: table) }.filter { !$0.isEmpty }
   }
 
-  /// The lights `patch` may be the lit lamp of, with what was measured of each.
+  /// The lights the lamp-shaped `patch` may be the lit lamp of, with what was measured of
+  /// each.
   func candidates(from patch: Patch, finder: LampFinder, table: SummedTable?) -> [LampCandidate] {
-    guard patch.isLampShaped(minimumArea: finder.minimumArea, inWidth: width, height: height) else {
-      return []
-    }
     let (bw, bh) = (patch.maxX - patch.minX + 1, patch.maxY - patch.minY + 1)
     let d = Double(max(bw, bh))
     let (cx, cy) = (Double(patch.minX) + Double(bw) / 2, Double(patch.minY) + Double(bh) / 2)
