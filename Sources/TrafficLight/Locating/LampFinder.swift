@@ -218,8 +218,9 @@ public struct LampFinder: Sendable, Codable, Equatable {
         LampPlane(blurred, classes: $0.map.classes, warmSplit: $0.warmSplit, minimumArea: minimumArea)
       }
       // The looks share their pixels: where their candidates ask for more pixels than the
-      // scale has (a crop whose lamp fills much of it), the squares are read from one
-      // summed table of them; elsewhere (a frame's few small lamps) summed where asked.
+      // scale has (a crop whose lamp fills much of it, a frame of many small patches), the
+      // squares are read from one summed table of them, one pass over the scale; elsewhere
+      // (a frame with a few small lamps) summed where asked.
       let asked = planes.reduce(0) { $0 + $1.pixelsAsked }
       let table = asked > blurred.width * blurred.height ? SummedTable(blurred) : nil
       for plane in planes {
