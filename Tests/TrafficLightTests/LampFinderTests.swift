@@ -101,9 +101,6 @@ import TrafficLightTestSupport
     #expect(lights[0].lamp.width <= 27, "the lamp alone: \(lights[0].lamp)")
   }
 
-  /// Two housings cannot share pixels: lights of one colour whose boxes overlap are one
-  /// light, the more confident kept; lights of two colours both stay unless one's centre lies
-  /// in the other's box, and lights of one colour apart both stay.
   /// The summed table a crop's squares are read from gives, for every rectangle, the sums
   /// of value and chroma that adding up its pixels gives.
   @Test func summedTable_givesEveryRectanglesSums_asAddingUpItsPixels() {
@@ -134,6 +131,9 @@ import TrafficLightTestSupport
     }
   }
 
+  /// Two housings cannot share pixels: lights of one colour whose boxes overlap are one
+  /// light, the more confident kept; lights of two colours both stay unless one's centre lies
+  /// in the other's box, and lights of one colour apart both stay.
   @Test func keepingOnePerLight_mergesOverlappingLightsOfOneColourOnly() {
     func light(_ color: SignalColor, x: Int, _ confidence: Double) -> FoundLight {
       FoundLight(
