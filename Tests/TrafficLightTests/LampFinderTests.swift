@@ -103,7 +103,7 @@ import TrafficLightTestSupport
 
   /// The summed table a crop's squares are read from gives, for every rectangle, the sums
   /// of value and chroma that adding up its pixels gives.
-  @Test func summedTable_givesEveryRectanglesSums_asAddingUpItsPixels() {
+  @Test func summedTable_givesEveryRectanglesSums_asAddingUpItsPixels() throws {
     var generator = SeededGenerator(seed: 7)
     var image = RGBImage(width: 23, height: 17)
     for y in 0..<17 {
@@ -113,7 +113,7 @@ import TrafficLightTestSupport
         )
       }
     }
-    let table = SummedTable(image)
+    let table = try #require(SummedTable(image))
     for _ in 0..<200 {
       let (xa, xb) = (Int(generator.next() % 24), Int(generator.next() % 24))
       let (ya, yb) = (Int(generator.next() % 18), Int(generator.next() % 18))
@@ -129,6 +129,104 @@ import TrafficLightTestSupport
       let sums = table.sums(x0: x0, x1: x1, y0: y0, y1: y1)
       #expect(sums.value == value && sums.chroma == chroma, "rows \(y0)..<\(y1), columns \(x0)..<\(x1)")
     }
+  }
+
+  /// The patches the plane takes a row's run at a time are those a plain flood fill, pixel
+  /// by pixel, finds: the same pixels (count, box, summed value and chroma) in the same
+  /// order, and a red patch is marked as touching yellow (and yellow red) when one of its
+  /// pixels is beside a pixel of a patch taken after it.
+  @Test func planePatches_areThoseAPlainFloodFillFinds() {
+    var generator = SeededGenerator(seed: 11)
+    for trial in 0..<40 {
+      let (width, height) = (1 + Int(generator.next() % 40), 1 + Int(generator.next() % 30))
+      var image = RGBImage(width: width, height: height)
+      var classes = [PixelClass](repeating: .none, count: width * height)
+      // Blobs of each colour, some touching, on noise of every class.
+      for i in classes.indices where generator.next() % 6 == 0 {
+        classes[i] = PixelClass(rawValue: UInt8(generator.next() % 4))!
+      }
+      for _ in 0..<(1 + Int(generator.next() % 6)) {
+        let code = PixelClass(rawValue: UInt8(1 + generator.next() % 3))!
+        let (cx, cy, r) = (
+          Int(generator.next() % UInt64(width)), Int(generator.next() % UInt64(height)),
+          1 + Int(generator.next() % 8)
+        )
+        for y in 0..<height {
+          for x in 0..<width where (x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r {
+            classes[y * width + x] = code
+          }
+        }
+      }
+      for y in 0..<height {
+        for x in 0..<width {
+          image[x, y] = (
+            UInt8(generator.next() % 256), UInt8(generator.next() % 256), UInt8(generator.next() % 256)
+          )
+        }
+      }
+      // The reference: each pixel's patch by a plain flood fill, patches numbered in the
+      // order of their first pixels.
+      var label = [Int](repeating: -1, count: width * height)
+      var reference: [(start: Int, area: Int, box: [Int], value: Int, chroma: Int)] = []
+      for start in classes.indices where classes[start] != .none && label[start] < 0 {
+        var (area, box, value, chroma) = (0, [width, -1, height, -1], 0, 0)
+        var stack = [start]
+        label[start] = reference.count
+        while let i = stack.popLast() {
+          let (x, y) = (i % width, i / width)
+          let (r, g, b) = image[x, y]
+          area += 1
+          value += Int(max(r, g, b))
+          chroma += Int(max(r, g, b) - min(r, g, b))
+          box = [min(box[0], x), max(box[1], x), min(box[2], y), max(box[3], y)]
+          let neighbours = [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+          for (nx, ny) in neighbours where nx >= 0 && nx < width && ny >= 0 && ny < height {
+            let n = ny * width + nx
+            if classes[n] == classes[start] && label[n] < 0 {
+              label[n] = reference.count
+              stack.append(n)
+            }
+          }
+        }
+        reference.append((start, area, box, value, chroma))
+      }
+      func touchesLaterWarm(_ k: Int) -> Bool {
+        classes.indices.contains { i in
+          guard label[i] == k, classes[i] == .red || classes[i] == .yellow else { return false }
+          let (x, y) = (i % width, i / width)
+          let neighbours = [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+          return neighbours.contains { nx, ny in
+            guard nx >= 0 && nx < width && ny >= 0 && ny < height else { return false }
+            let n = ny * width + nx
+            return label[n] > k && classes[n] != classes[i] && (classes[n] == .red || classes[n] == .yellow)
+          }
+        }
+      }
+      var map = classes
+      let patches = withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * width * height) {
+        LampPlane.patches(of: image, classes: &map, stack: $0.baseAddress!)
+      }
+      #expect(map.allSatisfy { $0 == .none }, "trial \(trial): every pixel taken")
+      #expect(patches.count == reference.count, "trial \(trial)")
+      for (k, (taken, expected)) in zip(patches, reference).enumerated() {
+        let p = taken.patch
+        #expect(taken.start == expected.start && p.area == expected.area, "trial \(trial), patch \(k)")
+        #expect([p.minX, p.maxX, p.minY, p.maxY] == expected.box, "trial \(trial), patch \(k)")
+        #expect(p.valueSum == expected.value && p.chromaSum == expected.chroma, "trial \(trial), patch \(k)")
+        #expect(taken.touchesOtherWarm == touchesLaterWarm(k), "trial \(trial), patch \(k)")
+      }
+    }
+  }
+
+  /// The table sums in 32 bits: it is made for images whose every rectangle's sums fit, and
+  /// refuses larger ones (their squares are then summed pixel by pixel).
+  @Test func summedTable_refusesAnImageWhoseSumsPass32Bits() {
+    let white = RGBImage(width: 4100, height: 4200, fill: (255, 255, 255))
+    #expect(4100 * 4200 * 255 > Int(UInt32.max))
+    #expect(SummedTable(white) == nil)
+    let largest = RGBImage(width: 4100, height: 4100, fill: (255, 255, 255))
+    let table = SummedTable(largest)
+    #expect(table?.sums(x0: 0, x1: 4100, y0: 0, y1: 4100).value == 4100 * 4100 * 255)
   }
 
   /// Two housings cannot share pixels: lights of one colour whose boxes overlap are one

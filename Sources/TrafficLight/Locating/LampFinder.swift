@@ -286,7 +286,7 @@ extension RGBImage {
 }
 
 /// One scale of the search: the blurred pixels and each one's lamp colour.
-private struct LampPlane {
+package struct LampPlane {
   let width: Int
   let height: Int
   /// The blurred image the plane was made from.
@@ -308,31 +308,48 @@ private struct LampPlane {
     height = image.height
     pixels = image
     let split = warmSplit > 180 ? warmSplit - 360 : warmSplit
-    // Each fill clears its map in place: these copies are the plane's alone.
-    var single = classes
-    var warm: [Patch] = []
-    // A warm patch holds a red pixel beside a yellow one: most planes have none.
-    let starts = Self.redPixelsBesideYellow(classes, width: image.width, height: image.height)
-    if !starts.isEmpty {
-      var warmMap = classes
-      var stack: [Int] = []
-      // Many of the red pixels may lie in one patch: those taken already are passed over.
-      for start in starts where warmMap[start] != .none {
-        guard
-          let (patch, members) = Self.warmPatch(
-            of: image, classes: &warmMap, from: start, warmSplit: split, stack: &stack),
-          patch.isLampShaped(minimumArea: minimumArea, inWidth: image.width, height: image.height)
-        else { continue }
-        warm.append(patch)
-        // Its pixels are not single-colour patches too.
-        for index in members { single[index] = .none }
+    let pixelCount = image.width * image.height
+    // The fills' working space: a pixel is pushed at most twice (from the row above it and
+    // the row below) before it is taken.
+    lamps = withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * max(pixelCount, 1)) { buffer in
+      let stack = buffer.baseAddress!
+      // The fill clears the map it reads: this copy is the plane's alone.
+      var single = classes
+      let patches = Self.patches(of: image, classes: &single, stack: stack)
+      // A warm patch is red and yellow patches that touch: most planes have none. They are
+      // taken in the order of their first red pixel beside a yellow one, as the image's rows
+      // run. (Of two that touch, the one filled first saw the other: it is the one marked.)
+      var warm: [(first: Int, patch: Patch, members: [Int])] = []
+      if patches.contains(where: \.touchesOtherWarm) {
+        var warmMap = classes
+        for touching in patches where touching.touchesOtherWarm && warmMap[touching.start] != .none {
+          guard
+            let (patch, members) = Self.warmPatch(
+              of: image, classes: &warmMap, from: touching.start, warmSplit: split, stack: stack),
+            patch.isLampShaped(minimumArea: minimumArea, inWidth: image.width, height: image.height)
+          else { continue }
+          let first = members.lazy.filter {
+            Self.isRedBesideYellow($0, classes: classes, width: image.width, height: image.height)
+          }.min()!
+          warm.append((first, patch, members))
+        }
+        warm.sort { $0.first < $1.first }
       }
+      // A lamp-shaped warm patch's pixels are not single-colour patches too; a single-colour
+      // patch lies wholly inside a warm patch or outside every one.
+      var singles = patches.map(\.patch)
+      if !warm.isEmpty {
+        var inWarm = [Bool](repeating: false, count: pixelCount)
+        for (_, _, members) in warm {
+          for i in members { inWarm[i] = true }
+        }
+        singles = patches.filter { !inWarm[$0.start] }.map(\.patch)
+      }
+      return warm.map(\.patch)
+        + singles.filter {
+          $0.isLampShaped(minimumArea: minimumArea, inWidth: image.width, height: image.height)
+        }
     }
-    lamps =
-      warm
-      + Self.patches(of: image, classes: &single).filter {
-        $0.isLampShaped(minimumArea: minimumArea, inWidth: image.width, height: image.height)
-      }
   }
 
   /// The mean value (largest channel) and chroma (largest less smallest channel) of rows
@@ -377,12 +394,12 @@ private struct LampPlane {
   }
 
   /// A connected patch of one lamp colour (4-connected), or a warm one of red and yellow.
-  struct Patch {
-    var color: SignalColor
-    var minX: Int, maxX: Int, minY: Int, maxY: Int
-    var area = 0
-    var valueSum = 0
-    var chromaSum = 0
+  package struct Patch {
+    package var color: SignalColor
+    package var minX: Int, maxX: Int, minY: Int, maxY: Int
+    package var area = 0
+    package var valueSum = 0
+    package var chromaSum = 0
 
     /// Whether it may be a lamp, by its shape alone: at least `minimumArea` pixels, its box
     /// no more than twice as long one way as the other, at least 0.4 of it filled, and its
@@ -394,59 +411,135 @@ private struct LampPlane {
     }
   }
 
+  /// A patch as `patches(of:classes:stack:)` takes it: with its first pixel, and whether it
+  /// touched a pixel of the other warm colour not yet taken.
+  package typealias TakenPatch = (patch: Patch, start: Int, touchesOtherWarm: Bool)
+
   /// Every patch of one lamp colour of `image`, by its `classes` (cleared as the patches are
-  /// taken).
-  static func patches(of image: RGBImage, classes: inout [PixelClass]) -> [Patch] {
-    var patches: [Patch] = []
-    var stack: [Int] = []
+  /// taken), in the order of their first pixels: with that pixel, and whether the patch
+  /// touches a pixel of the other warm colour not yet taken (red beside yellow: of two such
+  /// patches, the one taken first says so). `stack` is working space for twice as many pixels
+  /// as the image has.
+  package static func patches(
+    of image: RGBImage, classes: inout [PixelClass], stack: UnsafeMutablePointer<Int>
+  ) -> [TakenPatch] {
+    var patches: [TakenPatch] = []
     // PixelClass is a UInt8 enum of the same codes (0 none, 1 red, 2 yellow, 3 green): its
     // array's bytes are the codes.
     classes.withUnsafeMutableBufferPointer { classes in
       classes.withMemoryRebound(to: UInt8.self) { codes in
-        // The fill clears each patch's bytes as it takes them: the scan skips them.
-        forEachNonZeroByte(in: UnsafeRawBufferPointer(codes)) { start in
-          patches.append(fill(image, codes, from: start, alsoJoining: codes[start], stack: &stack).patch)
+        image.read { bytes in
+          // The fill clears each patch's bytes as it takes them: the scan skips them.
+          forEachNonZeroByte(in: UnsafeRawBufferPointer(codes)) { start in
+            let code = codes[start]
+            // Red watches for yellow, yellow for red.
+            let filled = fill(
+              codes.baseAddress!, bytes.baseAddress!, width: image.width, height: image.height, from: start,
+              watching: code == 1 ? 2 : code == 2 ? 1 : 255, stack: stack)
+            patches.append((filled.patch, start, filled.touchesWatched))
+          }
         }
       }
     }
     return patches
   }
 
-  /// The indices of the red pixels of `classes` (a plane `width` x `height`) with a yellow
-  /// pixel left, right, above or below.
+  /// The 4-connected patch of the pixels whose code is `start`'s or `alsoJoining`, taken a
+  /// row's run at a time, each pixel's code cleared as it is taken; with the pixels' indices
+  /// when `keepingMembers`, the codes taken (bit c set for code c), and whether one of its
+  /// pixels has a 4-neighbour whose code is `watching` (still in `codes`). The patch has the
+  /// colour of `start`'s code. `pixels` are the image's bytes, three per pixel; `stack` is
+  /// working space for twice as many pixels as the image has. 255, no code, joins or
+  /// watches nothing.
   ///
-  /// Complexity: O(pixels), the map's zeros skipped eight at a time.
-  static func redPixelsBesideYellow(_ classes: [PixelClass], width: Int, height: Int) -> [Int] {
-    var found: [Int] = []
-    classes.withUnsafeBytes { codes in
-      forEachNonZeroByte(in: codes) { i in
-        guard codes[i] == 1 else { return }
-        let (x, y) = (i % width, i / width)
-        if (x > 0 && codes[i - 1] == 2) || (x + 1 < width && codes[i + 1] == 2)
-          || (y > 0 && codes[i - width] == 2) || (y + 1 < height && codes[i + width] == 2)
-        {
-          found.append(i)
+  /// Complexity: O(pixels of the patch and of the rows' runs either side of it).
+  private static func fill(
+    _ codes: UnsafeMutablePointer<UInt8>, _ pixels: UnsafePointer<UInt8>, width: Int, height: Int,
+    from start: Int,
+    alsoJoining other: UInt8 = 255, watching: UInt8 = 255, keepingMembers: Bool = false,
+    stack: UnsafeMutablePointer<Int>
+  ) -> (patch: Patch, members: [Int], codesTaken: Int, touchesWatched: Bool) {
+    let code = codes[start]
+    let (startX, startY) = (start % width, start / width)
+    var patch = Patch(color: colors[Int(code) - 1], minX: startX, maxX: startX, minY: startY, maxY: startY)
+    var members: [Int] = []
+    var (codesTaken, touches) = (0, false)
+    @inline(__always) func joins(_ c: UInt8) -> Bool { c == code || c == other }
+    // Seeds, each as its row and column (y << 32 | x): no division per pixel.
+    var count = 1
+    stack[0] = startY << 32 | startX
+    // Pushes a seed for each run of joined codes in row `y`, columns `x0...x1`.
+    @inline(__always) func seedRuns(y: Int, x0: Int, x1: Int, count: inout Int, touches: inout Bool) {
+      let row = codes + y * width
+      var previous: UInt8 = 0
+      for x in x0...x1 {
+        let c = row[x]
+        if joins(c) && !joins(previous) {
+          stack[count] = y << 32 | x
+          count += 1
         }
+        touches = touches || c == watching
+        previous = c
       }
     }
-    return found
+    while count > 0 {
+      count -= 1
+      let (x, y) = (stack[count] & 0xFFFF_FFFF, stack[count] >> 32)
+      let row = codes + y * width
+      guard joins(row[x]) else { continue }
+      var (x0, x1) = (x, x)
+      while x0 > 0 && joins(row[x0 - 1]) { x0 -= 1 }
+      while x1 + 1 < width && joins(row[x1 + 1]) { x1 += 1 }
+      touches = touches || (x0 > 0 && row[x0 - 1] == watching) || (x1 + 1 < width && row[x1 + 1] == watching)
+      var pixel = pixels + 3 * (y * width + x0)
+      for x in x0...x1 {
+        codesTaken |= 1 << Int(row[x])
+        row[x] = 0
+        let (r, g, b) = (pixel[0], pixel[1], pixel[2])
+        let largest = max(r, g, b)
+        patch.valueSum += Int(largest)
+        patch.chromaSum += Int(largest - min(r, g, b))
+        pixel += 3
+      }
+      if keepingMembers { members += (y * width + x0)...(y * width + x1) }
+      patch.area += x1 - x0 + 1
+      patch.minX = min(patch.minX, x0)
+      patch.maxX = max(patch.maxX, x1)
+      patch.minY = min(patch.minY, y)
+      patch.maxY = max(patch.maxY, y)
+      if y > 0 { seedRuns(y: y - 1, x0: x0, x1: x1, count: &count, touches: &touches) }
+      if y + 1 < height { seedRuns(y: y + 1, x0: x0, x1: x1, count: &count, touches: &touches) }
+    }
+    return (patch, members, codesTaken, touches)
+  }
+
+  /// Whether pixel `i` of `classes` (a plane `width` x `height`) is red with a yellow pixel
+  /// left, right, above or below.
+  static func isRedBesideYellow(_ i: Int, classes: [PixelClass], width: Int, height: Int) -> Bool {
+    let (x, y) = (i % width, i / width)
+    return classes[i] == .red
+      && ((x > 0 && classes[i - 1] == .yellow) || (x + 1 < width && classes[i + 1] == .yellow)
+        || (y > 0 && classes[i - width] == .yellow) || (y + 1 < height && classes[i + width] == .yellow))
   }
 
   /// The warm patch of `image` holding the pixel `start` (red and yellow pixels together, by
   /// `classes`, cleared as it is taken), with the indices of its pixels, when it holds both
   /// colours: coloured by its most saturated pixel (the first of them in the image's order),
   /// red when that pixel's hue is at most `warmSplit` degrees (-180 to 180), yellow past it.
-  /// Nil when it holds one colour, or `start` was taken already.
+  /// Nil when it holds one colour, or `start` was taken already. `stack` is working space for
+  /// as many indices as the image has pixels.
   static func warmPatch(
-    of image: RGBImage, classes: inout [PixelClass], from start: Int, warmSplit: Double, stack: inout [Int]
+    of image: RGBImage, classes: inout [PixelClass], from start: Int, warmSplit: Double,
+    stack: UnsafeMutablePointer<Int>
   ) -> (patch: Patch, members: [Int])? {
     classes.withUnsafeMutableBufferPointer { classes in
       classes.withMemoryRebound(to: UInt8.self) { codes in
         guard codes[start] == 1 || codes[start] == 2 else { return nil }
-        let (patch, members, codesSeen) = fill(
-          image, codes, from: start, alsoJoining: 3 - codes[start], keepingMembers: true, stack: &stack)
-        guard codesSeen & 0b110 == 0b110 else { return nil }
-        let hue = image.read { bytes in
+        return image.read { bytes in
+          let (patch, members, codesTaken, _) = fill(
+            codes.baseAddress!, bytes.baseAddress!, width: image.width, height: image.height, from: start,
+            alsoJoining: 3 - codes[start], keepingMembers: true, stack: stack)
+          guard codesTaken & 0b110 == 0b110 else { return nil }
           var strongest = (saturation: -1, index: start)
           for i in members {
             let (r, g, b) = (bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
@@ -460,69 +553,13 @@ private struct LampPlane {
             }
           }
           let i = strongest.index
-          return PixelColor(r: bytes[3 * i], g: bytes[3 * i + 1], b: bytes[3 * i + 2]).hue
-        }
-        var warm = patch
-        warm.color = (hue > 180 ? hue - 360 : hue) > warmSplit ? .yellow : .red
-        return (warm, members)
-      }
-    }
-  }
-
-  /// The 4-connected patch of the pixels whose code is `code` or `alsoJoining`, from `start`,
-  /// each pixel's code cleared as it is taken; with the pixels' indices in the fill's order
-  /// when `keepingMembers`, and the codes seen (bit c set for code c). The patch has the
-  /// colour of `start`'s code. `stack` is working space (empty, and left empty).
-  private static func fill(
-    _ image: RGBImage, _ codes: UnsafeMutableBufferPointer<UInt8>, from start: Int, alsoJoining other: UInt8,
-    keepingMembers: Bool = false, stack: inout [Int]
-  ) -> (patch: Patch, members: [Int], codesSeen: Int) {
-    let (width, height) = (image.width, image.height)
-    let code = codes[start]
-    var patch = Patch(
-      color: colors[Int(code) - 1], minX: start % width, maxX: start % width,
-      minY: start / width, maxY: start / width)
-    var members: [Int] = []
-    var codesSeen = 1 << Int(code)
-    stack.append(start)
-    codes[start] = 0
-    image.read { bytes in
-      while let i = stack.popLast() {
-        let (x, y) = (i % width, i / width)
-        patch.area += 1
-        if keepingMembers { members.append(i) }
-        let (r, g, b) = (bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
-        let largest = max(r, g, b)
-        patch.valueSum += Int(largest)
-        patch.chromaSum += Int(largest - min(r, g, b))
-        patch.minX = min(patch.minX, x)
-        patch.maxX = max(patch.maxX, x)
-        patch.minY = min(patch.minY, y)
-        patch.maxY = max(patch.maxY, y)
-        // Left, right, up, down.
-        if x > 0 && (codes[i - 1] == code || codes[i - 1] == other) {
-          codesSeen |= 1 << Int(codes[i - 1])
-          codes[i - 1] = 0
-          stack.append(i - 1)
-        }
-        if x + 1 < width && (codes[i + 1] == code || codes[i + 1] == other) {
-          codesSeen |= 1 << Int(codes[i + 1])
-          codes[i + 1] = 0
-          stack.append(i + 1)
-        }
-        if y > 0 && (codes[i - width] == code || codes[i - width] == other) {
-          codesSeen |= 1 << Int(codes[i - width])
-          codes[i - width] = 0
-          stack.append(i - width)
-        }
-        if y + 1 < height && (codes[i + width] == code || codes[i + width] == other) {
-          codesSeen |= 1 << Int(codes[i + width])
-          codes[i + width] = 0
-          stack.append(i + width)
+          let hue = PixelColor(r: bytes[3 * i], g: bytes[3 * i + 1], b: bytes[3 * i + 2]).hue
+          var warm = patch
+          warm.color = (hue > 180 ? hue - 360 : hue) > warmSplit ? .yellow : .red
+          return (warm, members)
         }
       }
     }
-    return (patch, members, codesSeen)
   }
 
   /// The candidate lamps of this scale, in its pixels: for each lamp, one candidate for each
@@ -614,57 +651,59 @@ private struct LampPlane {
 
 /// The value (largest channel) and chroma (largest less smallest channel) of an image's
 /// pixels summed over every rectangle, each rectangle read in constant time: a summed-area
-/// table of each.
+/// table of each, in 32 bits.
 package struct SummedTable {
+  /// The most pixels an image may have for its sums to fit in 32 bits.
+  package static let largestImage = Int(UInt32.max / 255)
   /// One more than the image's width: the tables' row length.
   let stride: Int
-  /// At `y * stride + x`: the values of rows `0..<y` and columns `0..<x` summed.
-  let value: [Int]
-  /// The same for chroma.
-  let chroma: [Int]
+  /// At `2 * (y * stride + x)`: the values of rows `0..<y` and columns `0..<x` summed; at the
+  /// index after it, their chromas.
+  let sums: [UInt32]
 
-  /// The tables of `image`.
+  /// The tables of `image`; nil when it has more than `largestImage` pixels.
   ///
   /// Complexity: O(pixels).
-  package init(_ image: RGBImage) {
+  package init?(_ image: RGBImage) {
     let (width, height) = (image.width, image.height)
+    guard width * height <= Self.largestImage else { return nil }
     let stride = width + 1
-    var value = [Int](repeating: 0, count: stride * (height + 1))
-    var chroma = value
-    value.withUnsafeMutableBufferPointer { value in
-      chroma.withUnsafeMutableBufferPointer { chroma in
-        image.read { bytes in
-          // Raw pointers, wrapping arithmetic: the loop indexes within the buffers' sizes.
-          guard var pixel = bytes.baseAddress, let values = value.baseAddress,
-            let chromas = chroma.baseAddress
-          else { return }
-          for y in 0..<height {
-            var (rowValue, rowChroma) = (0, 0)
-            var (above, below) = (y &* stride &+ 1, (y &+ 1) &* stride &+ 1)
-            for _ in 0..<width {
-              let (r, g, b) = (pixel[0], pixel[1], pixel[2])
-              let largest = max(max(r, g), b)
-              rowValue &+= Int(largest)
-              rowChroma &+= Int(largest &- min(min(r, g), b))
-              values[below] = values[above] &+ rowValue
-              chromas[below] = chromas[above] &+ rowChroma
-              pixel += 3
-              above &+= 1
-              below &+= 1
-            }
+    sums = [UInt32](unsafeUninitializedCapacity: 2 * stride * (height + 1)) { sums, count in
+      count = 2 * stride * (height + 1)
+      guard let sums = sums.baseAddress else { return }
+      // Row 0 and column 0 sum nothing.
+      sums.initialize(repeating: 0, count: 2 * stride)
+      image.read { bytes in
+        guard var pixel = bytes.baseAddress else { return }
+        for y in 0..<height {
+          let (above, row) = (sums + 2 * y * stride, sums + 2 * (y + 1) * stride)
+          (row[0], row[1]) = (0, 0)
+          // The row's running sums, then the rows above added: both loops run straight on.
+          var (value, chroma): (UInt32, UInt32) = (0, 0)
+          for x in 0..<width {
+            let (r, g, b) = (pixel[0], pixel[1], pixel[2])
+            let largest = max(max(r, g), b)
+            value &+= UInt32(largest)
+            chroma &+= UInt32(largest &- min(min(r, g), b))
+            (row[2 &* x &+ 2], row[2 &* x &+ 3]) = (value, chroma)
+            pixel += 3
           }
+          for i in 2..<2 * stride { row[i] &+= above[i] }
         }
       }
     }
     self.stride = stride
-    self.value = value
-    self.chroma = chroma
   }
 
   /// The summed value and chroma of rows `y0..<y1` and columns `x0..<x1`, inside the image.
   package func sums(x0: Int, x1: Int, y0: Int, y1: Int) -> (value: Int, chroma: Int) {
-    let (a, b, c, d) = (y0 * stride + x0, y0 * stride + x1, y1 * stride + x0, y1 * stride + x1)
-    return (value[d] - value[b] - value[c] + value[a], chroma[d] - chroma[b] - chroma[c] + chroma[a])
+    let (a, b, c, d) = (
+      2 * (y0 * stride + x0), 2 * (y0 * stride + x1), 2 * (y1 * stride + x0), 2 * (y1 * stride + x1)
+    )
+    return (
+      Int(sums[d]) - Int(sums[b]) - Int(sums[c]) + Int(sums[a]),
+      Int(sums[d + 1]) - Int(sums[b + 1]) - Int(sums[c + 1]) + Int(sums[a + 1])
+    )
   }
 }
 
