@@ -7,8 +7,8 @@
 //
 // Stages: decode (libjpeg-turbo), blur (whole frame), classify (every pixel), blur+classify,
 // sample (the points of a classified frame), a frame's decision with the whole frame
-// blurred, the same through the pipeline's own path (only the sampled pixels blurred when
-// that is cheaper), and decode plus that decision (what `classify` does per file); a whole
+// blurred, the same through the pipeline's own path (only the sampled pixels or rows
+// blurred, whichever is cheaper), and decode plus that decision (what `classify` does per file); a whole
 // frame searched for its lights, alone and after its decode; and that decode and search timed
 // in turn, sample by sample, with the median of each pair's ratio (`paired_ratio_p50`): on a
 // shared machine the moments slowed by others fall on both.

@@ -168,25 +168,49 @@ size_t tl_blur_scratch_count(int width, int radius) {
   return (size_t)(width + 2 * radius) * 3 + 64;
 }
 
-void tl_blur_rgb8(
+// The rows of `rows` (all `height` when NULL), at `level`.
+static void blur_at_level(
   int level, const uint8_t *source, size_t source_stride, uint8_t *destination, int width,
-  int height, int radius, const uint16_t *weights, uint16_t *scratch) {
+  int height, int radius, const uint16_t *weights, uint16_t *scratch, const int *rows,
+  int row_count) {
   if (width <= 0 || height <= 0 || radius < 1 || radius > TL_BLUR_MAX_RADIUS) return;
   switch (level) {
 #if defined(__x86_64__)
   case TL_LEVEL_SSE2:
-    blur_sse2(source, source_stride, destination, width, height, radius, weights, scratch);
+    blur_sse2(source, source_stride, destination, width, height, radius, weights, scratch, rows, row_count);
     return;
   case TL_LEVEL_AVX2:
-    blur_avx2(source, source_stride, destination, width, height, radius, weights, scratch);
+    blur_avx2(source, source_stride, destination, width, height, radius, weights, scratch, rows, row_count);
     return;
   case TL_LEVEL_AVX512:
-    blur_avx512(source, source_stride, destination, width, height, radius, weights, scratch);
+    blur_avx512(
+      source, source_stride, destination, width, height, radius, weights, scratch, rows, row_count);
     return;
 #endif
   default:
-    blur_generic(source, source_stride, destination, width, height, radius, weights, scratch);
+    blur_generic(
+      source, source_stride, destination, width, height, radius, weights, scratch, rows, row_count);
   }
+}
+
+void tl_blur_rgb8(
+  int level, const uint8_t *source, size_t source_stride, uint8_t *destination, int width,
+  int height, int radius, const uint16_t *weights, uint16_t *scratch) {
+  blur_at_level(
+    level, source, source_stride, destination, width, height, radius, weights, scratch, NULL,
+    height);
+}
+
+void tl_blur_rgb8_rows(
+  int level, const uint8_t *source, size_t source_stride, uint8_t *destination, int width,
+  int height, int radius, const uint16_t *weights, uint16_t *scratch, const int *rows,
+  int row_count) {
+  for (int k = 0; k < row_count; k++) {
+    if (rows[k] < 0 || rows[k] >= height) return;
+  }
+  blur_at_level(
+    level, source, source_stride, destination, width, height, radius, weights, scratch, rows,
+    row_count);
 }
 
 uint8_t tl_blur_rgb8_channel(

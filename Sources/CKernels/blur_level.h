@@ -100,23 +100,25 @@ TL_TARGET static void NAME(horizontal)(
   for (; i < n; i++) out[i] = horizontal_one(row + i, 3, radius, weights);
 }
 
-/// The whole blur, one output row at a time: the vertical pass into the padded row (which
-/// stays in the first-level cache), the edges repeated, then the horizontal pass out of it.
+/// The blur, one output row at a time: the vertical pass into the padded row (which stays in
+/// the first-level cache), the edges repeated, then the horizontal pass out of it. Output
+/// row k is the image's row `rows[k]`, or row k when `rows` is NULL.
 TL_TARGET static void NAME(blur)(
   const uint8_t *source, size_t source_stride, uint8_t *destination, int width, int height,
-  int radius, const uint16_t *weights, uint16_t *scratch) {
+  int radius, const uint16_t *weights, uint16_t *scratch, const int *rows, int row_count) {
   const int channels = width * 3;
   uint16_t *row = scratch + 3 * radius;
   const uint8_t *above[TL_BLUR_MAX_RADIUS + 1];
   const uint8_t *below[TL_BLUR_MAX_RADIUS + 1];
-  for (int y = 0; y < height; y++) {
-    for (int k = 1; k <= radius; k++) {
-      above[k] = source + (size_t)clamp(y - k, height) * source_stride;
-      below[k] = source + (size_t)clamp(y + k, height) * source_stride;
+  for (int k = 0; k < row_count; k++) {
+    const int y = rows ? rows[k] : k;
+    for (int t = 1; t <= radius; t++) {
+      above[t] = source + (size_t)clamp(y - t, height) * source_stride;
+      below[t] = source + (size_t)clamp(y + t, height) * source_stride;
     }
     NAME(vertical)(source + (size_t)y * source_stride, above, below, radius, weights, row, channels);
     replicate_edges(row, channels, radius);
-    NAME(horizontal)(row, radius, weights, destination + (size_t)y * channels, channels);
+    NAME(horizontal)(row, radius, weights, destination + (size_t)k * channels, channels);
   }
 }
 

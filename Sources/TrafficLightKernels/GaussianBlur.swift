@@ -94,6 +94,47 @@ public struct GaussianBlur: Sendable {
     }
   }
 
+  /// Rows `rows` of the blurred `region` of `image`, as `apply` would compute them for the
+  /// image cropped to `region`, bit for bit, at the same level: an image `region.width` wide
+  /// and `rows.count` high, whose row k is the region's row `rows[k]`. The form for a
+  /// decision that samples a few rows: the other rows are not blurred (at the `portable`
+  /// level the region is blurred whole and the rows copied out).
+  ///
+  /// Complexity: O(rows.count * region.width * radius).
+  public func rows(_ rows: [Int], of image: RGBImage, region: PixelRegion) -> RGBImage {
+    precondition(
+      region.x >= 0 && region.y >= 0 && region.x + region.width <= image.width
+        && region.y + region.height <= image.height, "region outside the image")
+    precondition(rows.allSatisfy { $0 >= 0 && $0 < region.height }, "row outside the region")
+    let rowBytes = region.width * 3
+    guard !isIdentity, effectiveLevel != .portable, !rows.isEmpty, region.width > 0 else {
+      let blurred = apply(to: image.cropped(to: region))
+      return RGBImage(width: region.width, height: rows.count) { output in
+        blurred.read { input in
+          for (k, y) in rows.enumerated() where rowBytes > 0 {
+            (output.baseAddress! + k * rowBytes).update(
+              from: input.baseAddress! + y * rowBytes, count: rowBytes)
+          }
+        }
+      }
+    }
+    return RGBImage(width: region.width, height: rows.count) { output in
+      image.read { input in
+        fixedWeights.withUnsafeBufferPointer { w in
+          rows.map { Int32($0) }.withUnsafeBufferPointer { rows in
+            let count = tl_blur_scratch_count(Int32(region.width), Int32(radius))
+            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: count) { scratch in
+              tl_blur_rgb8_rows(
+                level.cLevel, input.baseAddress! + (region.y * image.width + region.x) * 3, image.width * 3,
+                output.baseAddress!, Int32(region.width), Int32(region.height), Int32(radius), w.baseAddress!,
+                scratch.baseAddress!, rows.baseAddress!, Int32(rows.count))
+            }
+          }
+        }
+      }
+    }
+  }
+
   /// The blurred image by the `portable` form, worked in vertical strips of `stripWidth`
   /// pixels, whatever `level` says.
   ///

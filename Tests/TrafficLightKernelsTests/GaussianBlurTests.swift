@@ -84,6 +84,29 @@ import TrafficLightKernels
     }
   }
 
+  /// The rows form (`rows`) gives the rows `apply` gives, at each level, on a region of a
+  /// larger image: rows at the region's edges (where the taps clamp), out of order and
+  /// repeated, and none; sigma 0 and a radius past the fixed-point form included.
+  @Test(arguments: KernelLevel.supported)
+  func blur_rows_equalApplyOnTheRegion(level: KernelLevel) {
+    let image = randomImage(width: 90, height: 70, seed: 13)
+    let region = PixelRegion(x: 13, y: 9, width: 41, height: 33)
+    let rows = [0, 1, 5, 16, 31, 32, 16, 2]
+    for sigma in [0, 0.5, 2, 6.0] {
+      let blur = GaussianBlur(sigma: sigma, level: level)
+      let whole = blur.apply(to: image.cropped(to: region))
+      let picked = blur.rows(rows, of: image, region: region)
+      #expect(picked.width == region.width && picked.height == rows.count)
+      for (k, y) in rows.enumerated() {
+        for x in 0..<region.width where picked[x, k] != whole[x, y] {
+          Issue.record("\(level), sigma \(sigma): row \(y), column \(x) differs from apply")
+          return
+        }
+      }
+      #expect(blur.rows([], of: image, region: region).height == 0)
+    }
+  }
+
   @Test func blur_smoothImage_matchesReferenceExactlyAlmostEverywhere() {
     // On a gradient the values are far from .5 ties: nearly every channel must be exact, so a
     // systematic bias of a fraction of a level cannot hide under the tolerance of 1.

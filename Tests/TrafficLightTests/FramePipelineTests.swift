@@ -362,12 +362,36 @@ import TrafficLightTestSupport
 }
 
 @Suite struct SparsePathTests {
-  /// A whole street-sized frame with a light in it: large enough that the pipeline reads it
-  /// by the sparse path.
+  /// Crops take the path that blurs the sampled rows only: it decides as the full blur does,
+  /// on synthetic lights of each colour and size and on every image in SampleFrames.
+  @Test(arguments: [Profile.seed, Profile.default])
+  func rowsAndFullPaths_decideAlike_onCrops(profile: Profile) throws {
+    let rows = FramePipeline(profile: profile)
+    var full = rows
+    full.usesFullFrame = true
+    var crops = [SignalColor.red, .yellow, .green].flatMap { color in
+      [(30, 80), (40, 90), (64, 160)].map { syntheticLight(lit: color, width: $0.0, height: $0.1) }
+    }
+    let samples = InputCollector.collect([TestPaths.sampleFrames]).compactMap { item in
+      if case .image(let path) = item { path } else { nil }
+    }
+    #expect(samples.count >= 20)
+    crops += try samples.map { try ImageDecoder().decode(fileAt: $0).pixels }
+    for (k, crop) in crops.enumerated() {
+      let light = try #require(rows.locate(in: crop)).light
+      let grid = profile.grid.turned(light.orientation)
+      let sampled = grid.rows(width: light.box.width, height: light.box.height).count
+      #expect(!rows.sparsePathIsCheaper(for: light.box, grid: grid, rows: sampled), "crop \(k)")
+      #expect(rows.classify(crop) == full.classify(crop), "crop \(k)")
+    }
+  }
+
+  /// A whole street-sized frame with a light in it: wide enough that the pipeline blurs its
+  /// sampled pixels only.
   static func frame() -> RGBImage {
-    var frame = RGBImage(width: 640, height: 480, fill: (90, 120, 170))
+    var frame = RGBImage(width: 1600, height: 480, fill: (90, 120, 170))
     for y in 0..<480 {
-      for x in 0..<640 where (x * 7 + y * 13) % 11 < 3 {
+      for x in 0..<1600 where (x * 7 + y * 13) % 11 < 3 {
         frame[x, y] = (UInt8(60 + x % 90), 80, UInt8(120 + y % 100))
       }
     }
@@ -375,21 +399,23 @@ import TrafficLightTestSupport
     return frame
   }
 
+  /// The frame takes the sampled pixels, its regions the sampled pixels or rows (as their
+  /// widths make cheaper): each decides as the full blur does.
   @Test(arguments: [Profile.seed, Profile.default])
   func sparseAndFullPaths_decideAlike_onALargeFrame_andItsRegions(profile: Profile) {
     let sparse = FramePipeline(profile: profile)
     var full = sparse
     full.usesFullFrame = true
     let frame = Self.frame()
+    let whole = PixelRegion(x: 0, y: 0, width: 1600, height: 480)
+    let rows = profile.grid.rows(width: whole.width, height: whole.height).count
+    #expect(sparse.sparsePathIsCheaper(for: whole, grid: profile.grid, rows: rows))
     let regions: [PixelRegion?] = [
       nil, PixelRegion(x: 280, y: 80, width: 100, height: 220),
       PixelRegion(x: 0, y: 0, width: 400, height: 300),
-      PixelRegion(x: 560, y: 360, width: 100, height: 200),
+      PixelRegion(x: 1520, y: 360, width: 100, height: 200),
     ]
     for region in regions {
-      let area = (region ?? PixelRegion(x: 0, y: 0, width: 640, height: 480)).clipped(
-        toWidth: 640, height: 480)!
-      #expect(sparse.sparsePathIsCheaper(for: area, grid: profile.grid), "\(String(describing: region))")
       let a = sparse.classify(frame, region: region)
       let b = full.classify(frame, region: region)
       #expect(a.decision == b.decision, "\(String(describing: region))")
@@ -412,8 +438,6 @@ import TrafficLightTestSupport
       // Every fortieth frame: the paths are the same on each, and a debug full blur is slow.
       for path in images.enumerated().filter({ $0.offset % 40 == 0 }).map(\.element) {
         let image = try ImageDecoder().decode(fileAt: path).pixels
-        let whole = PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
-        #expect(sparse.sparsePathIsCheaper(for: whole, grid: profile.grid), "\(path)")
         #expect(sparse.classify(image).decision == full.classify(image).decision, "\(path)")
         read += 1
       }

@@ -39,6 +39,15 @@ void tl_blur_rgb8(
   int level, const uint8_t *source, size_t source_stride, uint8_t *destination, int width,
   int height, int radius, const uint16_t *weights, uint16_t *scratch);
 
+/// Rows `rows[0 ..< row_count]` of the image `tl_blur_rgb8` blurs, bit for bit, into
+/// `row_count` rows of `destination` (`width * 3` bytes apart), the other rows' work not done:
+/// the form for a decision that samples a few rows. Nothing is written when a row lies
+/// outside the image.
+void tl_blur_rgb8_rows(
+  int level, const uint8_t *source, size_t source_stride, uint8_t *destination, int width,
+  int height, int radius, const uint16_t *weights, uint16_t *scratch, const int *rows,
+  int row_count);
+
 /// The 16-bit elements of scratch `tl_blur_rgb8` needs for rows of `width` pixels.
 size_t tl_blur_scratch_count(int width, int radius);
 

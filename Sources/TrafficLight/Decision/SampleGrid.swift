@@ -95,6 +95,11 @@ public struct SampleGrid: Sendable, Equatable, Hashable {
     return grid
   }
 
+  /// The rows the points of a `width` x `height` region lie on, each once, top to bottom.
+  public func rows(width: Int, height: Int) -> [Int] {
+    Set(positions(width: width, height: height).map(\.y)).sorted()
+  }
+
   /// The pixel coordinates read, in order: see `positions`.
   public func coordinates(width: Int, height: Int) -> [(x: Int, y: Int)] {
     positions(width: width, height: height).map { (x: $0.x, y: $0.y) }

@@ -1,8 +1,9 @@
 import TrafficLightKernels
 
 /// The stages after decoding, for one region of an image: locate the light, blur, classify,
-/// sample, decide. Only the sampled pixels are blurred and classified unless a class map is
-/// asked for (`GaussianBlur.pixel` gives the full blur's values exactly).
+/// sample, decide. Unless a class map is asked for, only the sampled rows are blurred, or
+/// only the sampled pixels where that is cheaper (`GaussianBlur.rows` and `pixel` give the
+/// full blur's values exactly).
 public struct FramePipeline: Sendable {
   /// The profile the stages follow.
   public let profile: Profile
@@ -11,8 +12,8 @@ public struct FramePipeline: Sendable {
   /// The classifier of the profile's thresholds.
   public let classifier: HSVClassifier
   /// Whether regions are blurred whole even when no class map is wanted. The default, false,
-  /// blurs only the sampled pixels when that is cheaper (the same values, bit for bit); true
-  /// is for measuring and for checking that the two paths agree.
+  /// blurs only the sampled rows or pixels (the same values, bit for bit); true is for
+  /// measuring and for checking that the paths agree.
   public var usesFullFrame = false
 
   /// The stages of `profile`, the kernels at the best level this CPU runs.
@@ -33,11 +34,29 @@ public struct FramePipeline: Sendable {
     }
     let grid = profile.grid.turned(light.orientation)
     let box = light.box
-    if !keepingMap && !usesFullFrame && sparsePathIsCheaper(for: box, grid: grid) {
-      // The sparse path: blur and classify the sampled pixels only.
-      let samples = grid.sample(width: box.width, height: box.height) { x, y in
-        let (r, g, b) = blur.pixel(x: x, y: y, in: image, region: box)
-        return (classifier.classify(r: r, g: g, b: b), PixelColor(r: r, g: g, b: b))
+    func read(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (PixelClass, PixelColor) {
+      (classifier.classify(r: r, g: g, b: b), PixelColor(r: r, g: g, b: b))
+    }
+    if !keepingMap && !usesFullFrame {
+      let rows = grid.rows(width: box.width, height: box.height)
+      let samples: [SamplePoint]
+      if sparsePathIsCheaper(for: box, grid: grid, rows: rows.count) {
+        // Blur and classify the sampled pixels only.
+        samples = grid.sample(width: box.width, height: box.height) { x, y in
+          let (r, g, b) = blur.pixel(x: x, y: y, in: image, region: box)
+          return read(r, g, b)
+        }
+      } else {
+        // Blur the sampled rows only.
+        let blurred = blur.rows(rows, of: image, region: box)
+        var rowOf = [Int](repeating: 0, count: box.height)
+        for (k, y) in rows.enumerated() { rowOf[y] = k }
+        samples = blurred.read { bytes in
+          grid.sample(width: box.width, height: box.height) { x, y in
+            let i = (rowOf[y] * box.width + x) * 3
+            return read(bytes[i], bytes[i + 1], bytes[i + 2])
+          }
+        }
       }
       return FrameResult(decision: profile.decide(samples, on: grid), region: area)
     }
@@ -68,12 +87,13 @@ public struct FramePipeline: Sendable {
     return FrameResult(decision: result.decision, region: result.region.map { _ in region }, map: result.map)
   }
 
-  /// Whether blurring only the sampled pixels costs less than blurring the region: about
-  /// `taps^2` scalar multiply-adds per sampled channel, against `2 * taps` per channel of the
-  /// region done 16 at a time. Small crops take the full blur; frames take the sparse path.
-  func sparsePathIsCheaper(for area: PixelRegion, grid: SampleGrid) -> Bool {
+  /// Whether blurring only the sampled pixels costs less than blurring the `rows` sampled
+  /// rows of `area`: about `taps^2` scalar multiply-adds per sampled channel, against
+  /// `2 * taps` per channel of those rows done 16 at a time. Crops take the rows; wide frames
+  /// take the pixels.
+  func sparsePathIsCheaper(for area: PixelRegion, grid: SampleGrid, rows: Int) -> Bool {
     let taps = 2 * blur.radius + 1
     let sampled = grid.points * grid.columns
-    return sampled * taps * taps * 16 < area.width * area.height * 2 * taps
+    return sampled * taps * taps * 16 < rows * area.width * 2 * taps
   }
 }
