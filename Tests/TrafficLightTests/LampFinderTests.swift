@@ -203,9 +203,7 @@ import TrafficLightTestSupport
         }
       }
       var map = classes
-      let patches = withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * width * height) {
-        LampPlane.patches(of: image, classes: &map, stack: $0.baseAddress!)
-      }
+      let patches = SeedStack.using { LampPlane.patches(of: image, classes: &map, seeds: &$0) }
       #expect(map.allSatisfy { $0 == .none }, "trial \(trial): every pixel taken")
       #expect(patches.count == reference.count, "trial \(trial)")
       for (k, (taken, expected)) in zip(patches, reference).enumerated() {

@@ -97,7 +97,11 @@ public struct SampleGrid: Sendable, Equatable, Hashable {
 
   /// The rows the points of a `width` x `height` region lie on, each once, top to bottom.
   public func rows(width: Int, height: Int) -> [Int] {
-    Set(positions(width: width, height: height).map(\.y)).sorted()
+    var rows: [Int] = []
+    for y in positions(width: width, height: height).map(\.y).sorted() where y != rows.last {
+      rows.append(y)
+    }
+    return rows
   }
 
   /// The pixel coordinates read, in order: see `positions`.

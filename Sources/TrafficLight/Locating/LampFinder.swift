@@ -309,13 +309,10 @@ package struct LampPlane {
     pixels = image
     let split = warmSplit > 180 ? warmSplit - 360 : warmSplit
     let pixelCount = image.width * image.height
-    // The fills' working space: a pixel is pushed at most twice (from the row above it and
-    // the row below) before it is taken.
-    lamps = withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * max(pixelCount, 1)) { buffer in
-      let stack = buffer.baseAddress!
+    lamps = SeedStack.using { seeds in
       // The fill clears the map it reads: this copy is the plane's alone.
       var single = classes
-      let patches = Self.patches(of: image, classes: &single, stack: stack)
+      let patches = Self.patches(of: image, classes: &single, seeds: &seeds)
       // A warm patch is red and yellow patches that touch: most planes have none. They are
       // taken in the order of their first red pixel beside a yellow one, as the image's rows
       // run. (Of two that touch, the one filled first saw the other: it is the one marked.)
@@ -325,7 +322,7 @@ package struct LampPlane {
         for touching in patches where touching.touchesOtherWarm && warmMap[touching.start] != .none {
           guard
             let (patch, members) = Self.warmPatch(
-              of: image, classes: &warmMap, from: touching.start, warmSplit: split, stack: stack),
+              of: image, classes: &warmMap, from: touching.start, warmSplit: split, seeds: &seeds),
             patch.isLampShaped(minimumArea: minimumArea, inWidth: image.width, height: image.height)
           else { continue }
           let first = members.lazy.filter {
@@ -411,17 +408,17 @@ package struct LampPlane {
     }
   }
 
-  /// A patch as `patches(of:classes:stack:)` takes it: with its first pixel, and whether it
+  /// A patch as `patches(of:classes:seeds:)` takes it: with its first pixel, and whether it
   /// touched a pixel of the other warm colour not yet taken.
   package typealias TakenPatch = (patch: Patch, start: Int, touchesOtherWarm: Bool)
 
   /// Every patch of one lamp colour of `image`, by its `classes` (cleared as the patches are
   /// taken), in the order of their first pixels: with that pixel, and whether the patch
   /// touches a pixel of the other warm colour not yet taken (red beside yellow: of two such
-  /// patches, the one taken first says so). `stack` is working space for twice as many pixels
+  /// patches, the one taken first says so). `seeds` is working space, left empty.
   /// as the image has.
   package static func patches(
-    of image: RGBImage, classes: inout [PixelClass], stack: UnsafeMutablePointer<Int>
+    of image: RGBImage, classes: inout [PixelClass], seeds: inout SeedStack
   ) -> [TakenPatch] {
     var patches: [TakenPatch] = []
     // PixelClass is a UInt8 enum of the same codes (0 none, 1 red, 2 yellow, 3 green): its
@@ -435,7 +432,7 @@ package struct LampPlane {
             // Red watches for yellow, yellow for red.
             let filled = fill(
               codes.baseAddress!, bytes.baseAddress!, width: image.width, height: image.height, from: start,
-              watching: code == 1 ? 2 : code == 2 ? 1 : 255, stack: stack)
+              watching: code == 1 ? 2 : code == 2 ? 1 : 255, seeds: &seeds)
             patches.append((filled.patch, start, filled.touchesWatched))
           }
         }
@@ -449,7 +446,7 @@ package struct LampPlane {
   /// when `keepingMembers`, the codes taken (bit c set for code c), and whether one of its
   /// pixels has a 4-neighbour whose code is `watching` (still in `codes`). The patch has the
   /// colour of `start`'s code. `pixels` are the image's bytes, three per pixel; `stack` is
-  /// working space for twice as many pixels as the image has. 255, no code, joins or
+  /// working space for four times as many pixels as the image has. 255, no code, joins or
   /// watches nothing.
   ///
   /// Complexity: O(pixels of the patch and of the rows' runs either side of it).
@@ -457,7 +454,7 @@ package struct LampPlane {
     _ codes: UnsafeMutablePointer<UInt8>, _ pixels: UnsafePointer<UInt8>, width: Int, height: Int,
     from start: Int,
     alsoJoining other: UInt8 = 255, watching: UInt8 = 255, keepingMembers: Bool = false,
-    stack: UnsafeMutablePointer<Int>
+    seeds: inout SeedStack
   ) -> (patch: Patch, members: [Int], codesTaken: Int, touchesWatched: Bool) {
     let code = codes[start]
     let (startX, startY) = (start % width, start / width)
@@ -465,31 +462,49 @@ package struct LampPlane {
     var members: [Int] = []
     var (codesTaken, touches) = (0, false)
     @inline(__always) func joins(_ c: UInt8) -> Bool { c == code || c == other }
-    // Seeds, each as its row and column (y << 32 | x): no division per pixel.
-    var count = 1
-    stack[0] = startY << 32 | startX
-    // Pushes a seed for each run of joined codes in row `y`, columns `x0...x1`.
-    @inline(__always) func seedRuns(y: Int, x0: Int, x1: Int, count: inout Int, touches: inout Bool) {
+    // Eight bytes of `code` (a single code joined: runs are passed over eight at a time).
+    let eight: UInt64? = other == 255 ? 0x0101_0101_0101_0101 &* UInt64(code) : nil
+    // The last column from `x` (a joined pixel) on of the run holding it, up to `limit`.
+    @inline(__always) func runEnd(_ row: UnsafeMutablePointer<UInt8>, from x: Int, limit: Int) -> Int {
+      var x = x
+      if let eight {
+        while x + 8 <= limit, UnsafeRawPointer(row + x + 1).loadUnaligned(as: UInt64.self) == eight { x += 8 }
+      }
+      while x < limit && joins(row[x + 1]) { x += 1 }
+      return x
+    }
+    // Seeds, two entries each: the pixel's row and column (y << 32 | x), and the run it was
+    // seen from, in the row before it in its direction (x0 << 32 | x1 << 1, the low bit set
+    // when that row lies below). No division per pixel.
+    seeds.push(startY << 32 | startX, 1 << 32)
+    // Pushes a seed for each run of joined codes in row `y`, columns `x0...x1`, seen from
+    // the run `from` (`x0...x1` of the row before it in `direction`).
+    @inline(__always) func seedRuns(
+      y: Int, x0: Int, x1: Int, from: (x0: Int, x1: Int), direction: Int, seeds: inout SeedStack,
+      touches: inout Bool
+    ) {
       let row = codes + y * width
-      var previous: UInt8 = 0
-      for x in x0...x1 {
+      var x = x0
+      while x <= x1 {
         let c = row[x]
-        if joins(c) && !joins(previous) {
-          stack[count] = y << 32 | x
-          count += 1
+        if joins(c) {
+          seeds.push(y << 32 | x, from.x0 << 32 | from.x1 << 1 | (direction < 0 ? 1 : 0))
+          x = runEnd(row, from: x, limit: x1)
+        } else {
+          touches = touches || c == watching
         }
-        touches = touches || c == watching
-        previous = c
+        x += 1
       }
     }
-    while count > 0 {
-      count -= 1
-      let (x, y) = (stack[count] & 0xFFFF_FFFF, stack[count] >> 32)
+    while let (seed, seen) = seeds.pop() {
+      let (x, y) = (seed & 0xFFFF_FFFF, seed >> 32)
+      let direction = seen & 1 == 1 ? -1 : 1
+      let parent = (x0: seen >> 32, x1: (seen & 0xFFFF_FFFF) >> 1)
       let row = codes + y * width
       guard joins(row[x]) else { continue }
-      var (x0, x1) = (x, x)
+      var x0 = x
       while x0 > 0 && joins(row[x0 - 1]) { x0 -= 1 }
-      while x1 + 1 < width && joins(row[x1 + 1]) { x1 += 1 }
+      let x1 = runEnd(row, from: x, limit: width - 1)
       touches = touches || (x0 > 0 && row[x0 - 1] == watching) || (x1 + 1 < width && row[x1 + 1] == watching)
       var pixel = pixels + 3 * (y * width + x0)
       for x in x0...x1 {
@@ -507,8 +522,30 @@ package struct LampPlane {
       patch.maxX = max(patch.maxX, x1)
       patch.minY = min(patch.minY, y)
       patch.maxY = max(patch.maxY, y)
-      if y > 0 { seedRuns(y: y - 1, x0: x0, x1: x1, count: &count, touches: &touches) }
-      if y + 1 < height { seedRuns(y: y + 1, x0: x0, x1: x1, count: &count, touches: &touches) }
+      // Onwards, the whole run's width; back towards the run it was seen from, only where
+      // this run reaches past it (the rest of that row is that run, taken already). The
+      // start was seen from no run (1...0): both ways whole.
+      let (ahead, behind) = (y + direction, y - direction)
+      if ahead >= 0 && ahead < height {
+        seedRuns(
+          y: ahead, x0: x0, x1: x1, from: (x0, x1), direction: direction, seeds: &seeds, touches: &touches)
+      }
+      if behind >= 0 && behind < height {
+        if parent.x0 > parent.x1 {
+          seedRuns(
+            y: behind, x0: x0, x1: x1, from: (x0, x1), direction: -direction, seeds: &seeds, touches: &touches
+          )
+        } else {
+          seedRuns(
+            y: behind, x0: x0, x1: min(x1, parent.x0 - 1), from: (x0, x1), direction: -direction,
+            seeds: &seeds,
+            touches: &touches)
+          seedRuns(
+            y: behind, x0: max(x0, parent.x1 + 1), x1: x1, from: (x0, x1), direction: -direction,
+            seeds: &seeds,
+            touches: &touches)
+        }
+      }
     }
     return (patch, members, codesTaken, touches)
   }
@@ -527,10 +564,10 @@ package struct LampPlane {
   /// colours: coloured by its most saturated pixel (the first of them in the image's order),
   /// red when that pixel's hue is at most `warmSplit` degrees (-180 to 180), yellow past it.
   /// Nil when it holds one colour, or `start` was taken already. `stack` is working space for
-  /// as many indices as the image has pixels.
+  /// four times as many indices as the image has pixels.
   static func warmPatch(
     of image: RGBImage, classes: inout [PixelClass], from start: Int, warmSplit: Double,
-    stack: UnsafeMutablePointer<Int>
+    seeds: inout SeedStack
   ) -> (patch: Patch, members: [Int])? {
     classes.withUnsafeMutableBufferPointer { classes in
       classes.withMemoryRebound(to: UInt8.self) { codes in
@@ -538,7 +575,7 @@ package struct LampPlane {
         return image.read { bytes in
           let (patch, members, codesTaken, _) = fill(
             codes.baseAddress!, bytes.baseAddress!, width: image.width, height: image.height, from: start,
-            alsoJoining: 3 - codes[start], keepingMembers: true, stack: stack)
+            alsoJoining: 3 - codes[start], keepingMembers: true, seeds: &seeds)
           guard codesTaken & 0b110 == 0b110 else { return nil }
           var strongest = (saturation: -1, index: start)
           for i in members {
@@ -646,6 +683,45 @@ package struct LampPlane {
         confidence: finder.evidence.confidence(of: measurements), orientation: orientation)
       return LampCandidate(light: light, measurements: measurements)
     }
+  }
+}
+
+/// The seeds of a plane's fills: pairs of integers, last in first out, in memory that grows
+/// as it is needed (a fill seldom holds more than a few dozen).
+package struct SeedStack {
+  private var base: UnsafeMutablePointer<Int>
+  private var capacity: Int
+  private var count = 0
+
+  private init(capacity: Int) {
+    self.capacity = capacity
+    base = .allocate(capacity: capacity)
+  }
+
+  /// The result of `body` given an empty stack, which lives until it returns.
+  package static func using<Result>(_ body: (inout SeedStack) -> Result) -> Result {
+    var seeds = SeedStack(capacity: 256)
+    defer { seeds.base.deallocate() }
+    return body(&seeds)
+  }
+
+  /// Puts the pair `a`, `b` on top.
+  @inline(__always) mutating func push(_ a: Int, _ b: Int) {
+    if count + 2 > capacity {
+      let larger = UnsafeMutablePointer<Int>.allocate(capacity: 2 * capacity)
+      larger.moveInitialize(from: base, count: count)
+      base.deallocate()
+      (base, capacity) = (larger, 2 * capacity)
+    }
+    (base[count], base[count + 1]) = (a, b)
+    count += 2
+  }
+
+  /// Takes the pair on top off, nil when there is none.
+  @inline(__always) mutating func pop() -> (Int, Int)? {
+    guard count > 0 else { return nil }
+    count -= 2
+    return (base[count], base[count + 1])
   }
 }
 
