@@ -1,3 +1,5 @@
+import CKernels
+
 /// An 8-bit RGB image.
 ///
 /// Layout: interleaved `r, g, b` bytes, rows top to bottom, row stride exactly `width * 3`,
@@ -154,4 +156,15 @@ public struct PixelRegion: Sendable, Equatable, Hashable, Codable {
     guard right > left, bottom > top else { return nil }
     return PixelRegion(x: left, y: top, width: right - left, height: bottom - top)
   }
+}
+
+/// The value (largest channel) and chroma (largest less smallest) of each of the `count`
+/// interleaved RGB pixels at `pixels`, at every third byte of `values` and `chromas` (a
+/// pixel's at the index of its first byte; the bytes between hold nothing meant): each
+/// needs `3 * count` bytes. Sixteen bytes at a time (`tl_value_chroma_rgb8`).
+package func valuesAndChromas(
+  of pixels: UnsafePointer<UInt8>, count: Int, into values: UnsafeMutablePointer<UInt8>,
+  _ chromas: UnsafeMutablePointer<UInt8>
+) {
+  tl_value_chroma_rgb8(pixels, Int32(count), values, chromas)
 }

@@ -57,6 +57,12 @@ uint8_t tl_blur_rgb8_channel(
   const uint8_t *source, size_t source_stride, int width, int height, int radius,
   const uint16_t *weights, int x, int y, int channel);
 
+/// The value (largest channel) and chroma (largest less smallest) of each of the `count`
+/// pixels of interleaved 8-bit RGB at `pixels`, written at every third byte of `values` and
+/// `chromas` (a pixel's at the index of its first byte; the bytes between are overwritten
+/// with no meaning): each needs `3 * count` bytes. The same at every level (one form).
+void tl_value_chroma_rgb8(const uint8_t *pixels, int count, uint8_t *values, uint8_t *chromas);
+
 /// One colour's hue rule: bounds in thousandths of a degree, the saturation floor in
 /// thousandths, and `wraps` 1 when the range wraps through 0 (`lower > upper`).
 typedef struct {
