@@ -26,6 +26,22 @@ import TrafficLightTestSupport
   /// A horizontal head in a wide crop: with `auto` the rows run along its lamps, so the
   /// seed's seven points cross the lit lamp; read as vertical they run across the head's
   /// short side, a single column of pixels, and can miss it.
+  /// `rows` names the rows the grid's points lie on, each once, top to bottom, for grids of
+  /// each way and region sizes from a pixel up (rows shared by several points included).
+  @Test func rows_areThoseThePointsLieOn() {
+    for orientation in Orientation.allCases {
+      for (points, columns) in [(7, 1), (9, 9), (3, 5), (1, 1), (12, 2)] {
+        let grid = SampleGrid(points: points, columns: columns, orientation: orientation)
+        for (width, height) in [(1, 1), (2, 7), (40, 90), (90, 40), (5, 3), (13, 13)] {
+          let expected = Array(Set(grid.positions(width: width, height: height).map(\.y))).sorted()
+          #expect(
+            grid.rows(width: width, height: height) == expected,
+            "\(orientation) \(points)x\(columns) on \(width)x\(height)")
+        }
+      }
+    }
+  }
+
   @Test func auto_readsAHorizontalHead_alongItsLamps() {
     let turned = ExifOrientation.rotated90.display(syntheticLight(lit: .red))  // lamps side by side
     #expect(turned.width > turned.height)

@@ -58,14 +58,24 @@ public struct CascadeDecider: FrameDecider {
     let brightest = samples.map(\.value).max() ?? 0
     let dimmest = Double(brightest) * relativeBrightness
     var counts = ColorCounts()
-    var scores = [SignalColor: Double]()
-    var atTheirLamp = Set<SignalColor>()
+    // By pixel class (1 red, 2 yellow, 3 green): the colours' scores, and whether a point of
+    // the colour lies at its own lamp. (A String-backed colour hashes its name: the sets
+    // are made once, below.)
+    var classScores: [Double] = [0, 0, 0, 0]
+    var classAtItsLamp = [false, false, false, false]
     for sample in samples {
       guard let color = SignalColor(sample.pixelClass), Double(sample.value) >= dimmest else { continue }
       counts[color] += 1
       let atItsLamp = context.lamp(inThird: sample.third) == color
-      scores[color, default: 0] += atItsLamp ? positionWeight : 1
-      if atItsLamp { atTheirLamp.insert(color) }
+      let k = Int(sample.pixelClass.rawValue)
+      classScores[k] += atItsLamp ? positionWeight : 1
+      if atItsLamp { classAtItsLamp[k] = true }
+    }
+    var scores = [SignalColor: Double]()
+    var atTheirLamp = Set<SignalColor>()
+    for pixelClass in [PixelClass.red, .yellow, .green] where counts[SignalColor(pixelClass)!] > 0 {
+      scores[SignalColor(pixelClass)!] = classScores[Int(pixelClass.rawValue)]
+      if classAtItsLamp[Int(pixelClass.rawValue)] { atTheirLamp.insert(SignalColor(pixelClass)!) }
     }
     var color = SignalColor.unknown
     var best = 0.0

@@ -95,11 +95,16 @@ public struct SampleGrid: Sendable, Equatable, Hashable {
     return grid
   }
 
-  /// The rows the points of a `width` x `height` region lie on, each once, top to bottom.
+  /// The rows the points of a `width` x `height` region lie on (`positions`), each once, top
+  /// to bottom.
   public func rows(width: Int, height: Int) -> [Int] {
+    guard width > 0, height > 0, points >= 1, columns >= 1 else { return [] }
+    // Down a vertical light the rows are the points'; across a horizontal one, the columns'.
+    let lines = orientation.resolved(forWidth: width, height: height) == .vertical ? points : columns
     var rows: [Int] = []
-    for y in positions(width: width, height: height).map(\.y).sorted() where y != rows.last {
-      rows.append(y)
+    for k in 1...lines {
+      let y = min((k * height) / (lines + 1), height - 1)
+      if y != rows.last { rows.append(y) }
     }
     return rows
   }

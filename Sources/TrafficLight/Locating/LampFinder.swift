@@ -209,14 +209,17 @@ public struct LampFinder: Sendable, Codable, Equatable {
       let blurred = blur.apply(to: level)
       // The two looks share their hues: one pass of the classifier gives both maps. Each
       // look splits its warm patches where its red range ends.
-      let looks: [(map: ClassMap, warmSplit: Double)] =
+      func plane(_ map: ClassMap, warmSplit: Double) -> LampPlane {
+        LampPlane(blurred, classes: map.classes, warmSplit: warmSplit, minimumArea: minimumArea)
+      }
+      let planes =
         dim.map { dim in
           let (brightMap, dimMap) = bright.classify(blurred, alongside: dim)
-          return [(brightMap, thresholds.red.upper), (dimMap, dim.thresholds.red.upper)]
-        } ?? [(bright.classify(blurred), thresholds.red.upper)]
-      let planes = looks.map {
-        LampPlane(blurred, classes: $0.map.classes, warmSplit: $0.warmSplit, minimumArea: minimumArea)
-      }
+          return [
+            plane(brightMap, warmSplit: thresholds.red.upper),
+            plane(dimMap, warmSplit: dim.thresholds.red.upper),
+          ]
+        } ?? [plane(bright.classify(blurred), warmSplit: thresholds.red.upper)]
       // The looks share their pixels: where their candidates ask for more pixels than the
       // scale has (a crop whose lamp fills much of it, a frame of many small patches), the
       // squares are read from one summed table of them, one pass over the scale; elsewhere
@@ -408,15 +411,20 @@ package struct LampPlane {
     }
   }
 
-  /// A patch as `patches(of:classes:seeds:)` takes it: with its first pixel, and whether it
-  /// touched a pixel of the other warm colour not yet taken.
-  package typealias TakenPatch = (patch: Patch, start: Int, touchesOtherWarm: Bool)
+  /// A patch as `patches(of:classes:seeds:)` takes it.
+  package struct TakenPatch {
+    /// The patch.
+    package var patch: Patch
+    /// Its first pixel, as the image's rows run.
+    package var start: Int
+    /// Whether it touched a pixel of the other warm colour not yet taken.
+    package var touchesOtherWarm: Bool
+  }
 
   /// Every patch of one lamp colour of `image`, by its `classes` (cleared as the patches are
   /// taken), in the order of their first pixels: with that pixel, and whether the patch
   /// touches a pixel of the other warm colour not yet taken (red beside yellow: of two such
   /// patches, the one taken first says so). `seeds` is working space, left empty.
-  /// as the image has.
   package static func patches(
     of image: RGBImage, classes: inout [PixelClass], seeds: inout SeedStack
   ) -> [TakenPatch] {
@@ -433,7 +441,8 @@ package struct LampPlane {
             let filled = fill(
               codes.baseAddress!, bytes.baseAddress!, width: image.width, height: image.height, from: start,
               watching: code == 1 ? 2 : code == 2 ? 1 : 255, seeds: &seeds)
-            patches.append((filled.patch, start, filled.touchesWatched))
+            patches.append(
+              TakenPatch(patch: filled.patch, start: start, touchesOtherWarm: filled.touchesWatched))
           }
         }
       }
