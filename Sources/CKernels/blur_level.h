@@ -33,6 +33,19 @@ TL_TARGET static void NAME(vertical)(
       s = ADD(s, HIGH_PRODUCT(UP7(ADD(LOAD_BYTES(a6 + i), LOAD_BYTES(b6 + i))), w6));
       STORE(out + i, s);
     }
+  } else if (radius == 3) {
+    // The light finder's sigma (1): the same, three taps a side.
+    const VEC w0 = SPLAT(weights[0]), w1 = SPLAT(weights[1]), w2 = SPLAT(weights[2]),
+              w3 = SPLAT(weights[3]), start = SPLAT(bias);
+    const uint8_t *a1 = above[1], *a2 = above[2], *a3 = above[3];
+    const uint8_t *b1 = below[1], *b2 = below[2], *b3 = below[3];
+    for (; i + LANES <= n; i += LANES) {
+      VEC s = ADD(start, HIGH_PRODUCT(UP7(LOAD_BYTES(centre + i)), w0));
+      s = ADD(s, HIGH_PRODUCT(UP7(ADD(LOAD_BYTES(a1 + i), LOAD_BYTES(b1 + i))), w1));
+      s = ADD(s, HIGH_PRODUCT(UP7(ADD(LOAD_BYTES(a2 + i), LOAD_BYTES(b2 + i))), w2));
+      s = ADD(s, HIGH_PRODUCT(UP7(ADD(LOAD_BYTES(a3 + i), LOAD_BYTES(b3 + i))), w3));
+      STORE(out + i, s);
+    }
   } else {
     for (; i + LANES <= n; i += LANES) {
       VEC s = ADD(SPLAT(bias), HIGH_PRODUCT(UP7(LOAD_BYTES(centre + i)), SPLAT(weights[0])));
@@ -77,6 +90,17 @@ TL_TARGET static void NAME(horizontal)(
       s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 12), LOAD(p + 12)), w4));
       s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 15), LOAD(p + 15)), w5));
       s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 18), LOAD(p + 18)), w6));
+      STORE_BYTES(out + i, DOWN7(s));
+    }
+  } else if (radius == 3) {
+    const VEC w0 = SPLAT(weights[0]), w1 = SPLAT(weights[1]), w2 = SPLAT(weights[2]),
+              w3 = SPLAT(weights[3]), start = SPLAT(bias);
+    for (; i + LANES <= n; i += LANES) {
+      const uint16_t *p = row + i;
+      VEC s = ADD(start, HIGH_PRODUCT(LOAD(p), w0));
+      s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 3), LOAD(p + 3)), w1));
+      s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 6), LOAD(p + 6)), w2));
+      s = ADD(s, HIGH_PRODUCT(ADD(LOAD(p - 9), LOAD(p + 9)), w3));
       STORE_BYTES(out + i, DOWN7(s));
     }
   } else {
