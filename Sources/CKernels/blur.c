@@ -177,10 +177,12 @@ static void blur_at_level(
   switch (level) {
 #if defined(__x86_64__)
   case TL_LEVEL_SSE2:
-    blur_sse2(source, source_stride, destination, width, height, radius, weights, scratch, rows, row_count);
+    blur_sse2(
+      source, source_stride, destination, width, height, radius, weights, scratch, rows, row_count);
     return;
   case TL_LEVEL_AVX2:
-    blur_avx2(source, source_stride, destination, width, height, radius, weights, scratch, rows, row_count);
+    blur_avx2(
+      source, source_stride, destination, width, height, radius, weights, scratch, rows, row_count);
     return;
   case TL_LEVEL_AVX512:
     blur_avx512(

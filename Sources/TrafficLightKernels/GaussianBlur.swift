@@ -107,7 +107,8 @@ public struct GaussianBlur: Sendable {
         && region.y + region.height <= image.height, "region outside the image")
     precondition(rows.allSatisfy { $0 >= 0 && $0 < region.height }, "row outside the region")
     let rowBytes = region.width * 3
-    guard !isIdentity, effectiveLevel != .portable, !rows.isEmpty, region.width > 0 else {
+    guard !rows.isEmpty else { return RGBImage(width: region.width, height: 0) }
+    guard !isIdentity, effectiveLevel != .portable, region.width > 0 else {
       let blurred = apply(to: image.cropped(to: region))
       return RGBImage(width: region.width, height: rows.count) { output in
         blurred.read { input in

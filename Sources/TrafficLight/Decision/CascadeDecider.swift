@@ -73,9 +73,11 @@ public struct CascadeDecider: FrameDecider {
     }
     var scores = [SignalColor: Double]()
     var atTheirLamp = Set<SignalColor>()
-    for pixelClass in [PixelClass.red, .yellow, .green] where counts[SignalColor(pixelClass)!] > 0 {
-      scores[SignalColor(pixelClass)!] = classScores[Int(pixelClass.rawValue)]
-      if classAtItsLamp[Int(pixelClass.rawValue)] { atTheirLamp.insert(SignalColor(pixelClass)!) }
+    for pixelClass in [PixelClass.red, .yellow, .green] {
+      let (color, k) = (SignalColor(pixelClass)!, Int(pixelClass.rawValue))
+      guard counts[color] > 0 else { continue }
+      scores[color] = classScores[k]
+      if classAtItsLamp[k] { atTheirLamp.insert(color) }
     }
     var color = SignalColor.unknown
     var best = 0.0
