@@ -24,36 +24,19 @@ package struct LampPlane {
     height = image.height
     pixels = image
     let split = warmSplit > 180 ? warmSplit - 360 : warmSplit
-    let pixelCount = image.width * image.height
     lamps = SeedStack.using { seeds in
       // The fill clears the map it reads: this copy is the plane's alone.
       var single = classes
       let patches = Self.patches(of: image, classes: &single, seeds: &seeds)
-      // A warm patch is red and yellow patches that touch: most planes have none. They are
-      // taken in the order of their first red pixel beside a yellow one, as the image's rows
-      // run. (Of two that touch, the one filled first saw the other: it is the one marked.)
-      var warm: [(first: Int, patch: Patch, members: [Int])] = []
-      if patches.contains(where: \.touchesOtherWarm) {
-        var warmMap = classes
-        for touching in patches where touching.touchesOtherWarm && warmMap[touching.start] != .none {
-          guard
-            let (patch, members) = Self.warmPatch(
-              of: image, classes: &warmMap, from: touching.start, warmSplit: split, seeds: &seeds),
-            patch.isLampShaped(minimumArea: minimumArea, inWidth: image.width, height: image.height)
-          else { continue }
-          let first = members.lazy.filter {
-            Self.isRedBesideYellow($0, classes: classes, width: image.width, height: image.height)
-          }.min()!
-          warm.append((first, patch, members))
-        }
-        warm.sort { $0.first < $1.first }
-      }
-      // A lamp-shaped warm patch's pixels are not single-colour patches too; a single-colour
-      // patch lies wholly inside a warm patch or outside every one.
+      let warm = Self.warmLamps(
+        of: image, classes: classes, touching: patches, warmSplit: split, minimumArea: minimumArea,
+        seeds: &seeds)
+      // A warm lamp's pixels are not single-colour patches too; a single-colour patch lies
+      // wholly inside a warm patch or outside every one.
       var singles = patches.map(\.patch)
       if !warm.isEmpty {
-        var inWarm = [Bool](repeating: false, count: pixelCount)
-        for (_, _, members) in warm {
+        var inWarm = [Bool](repeating: false, count: image.width * image.height)
+        for (_, members) in warm {
           for i in members { inWarm[i] = true }
         }
         singles = patches.filter { !inWarm[$0.start] }.map(\.patch)
@@ -63,6 +46,32 @@ package struct LampPlane {
           $0.isLampShaped(minimumArea: minimumArea, inWidth: image.width, height: image.height)
         }
     }
+  }
+
+  /// The lamp-shaped warm patches of `image` (red and yellow patches of `classes` that touch,
+  /// found where `patches`, as `patches(of:classes:seeds:)` took them, say so), with their
+  /// pixels: in the order of their first red pixel beside a yellow one, as the image's rows
+  /// run. Most planes have none.
+  private static func warmLamps(
+    of image: RGBImage, classes: [PixelClass], touching patches: [TakenPatch], warmSplit: Double,
+    minimumArea: Int, seeds: inout SeedStack
+  ) -> [(patch: Patch, members: [Int])] {
+    guard patches.contains(where: \.touchesOtherWarm) else { return [] }
+    var warm: [(first: Int, patch: Patch, members: [Int])] = []
+    var warmMap = classes
+    // Of two patches that touch, the one taken first saw the other: it is the one marked.
+    for touching in patches where touching.touchesOtherWarm && warmMap[touching.start] != .none {
+      guard
+        let (patch, members) = Self.warmPatch(
+          of: image, classes: &warmMap, from: touching.start, warmSplit: warmSplit, seeds: &seeds),
+        patch.isLampShaped(minimumArea: minimumArea, inWidth: image.width, height: image.height)
+      else { continue }
+      let first = members.lazy.filter {
+        Self.isRedBesideYellow($0, classes: classes, width: image.width, height: image.height)
+      }.min()!
+      warm.append((first, patch, members))
+    }
+    return warm.sorted { $0.first < $1.first }.map { ($0.patch, $0.members) }
   }
 
   /// The mean value (largest channel) and chroma (largest less smallest channel) of rows
