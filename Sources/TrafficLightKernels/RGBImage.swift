@@ -168,3 +168,11 @@ package func valuesAndChromas(
 ) {
   tl_value_chroma_rgb8(pixels, Int32(count), values, chromas)
 }
+
+/// The summed value (largest channel) and chroma (largest less smallest) of the `count`
+/// interleaved RGB pixels at `pixels`. Sixteen bytes at a time (`tl_sum_value_chroma_rgb8`).
+package func summedValueAndChroma(of pixels: UnsafePointer<UInt8>, count: Int) -> (value: Int, chroma: Int) {
+  var (value, chroma): (UInt64, UInt64) = (0, 0)
+  tl_sum_value_chroma_rgb8(pixels, Int32(count), &value, &chroma)
+  return (Int(value), Int(chroma))
+}

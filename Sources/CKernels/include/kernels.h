@@ -63,6 +63,12 @@ uint8_t tl_blur_rgb8_channel(
 /// with no meaning): each needs `3 * count` bytes. The same at every level (one form).
 void tl_value_chroma_rgb8(const uint8_t *pixels, int count, uint8_t *values, uint8_t *chromas);
 
+/// The summed value (largest channel) and chroma (largest less smallest) of the `count`
+/// pixels of interleaved 8-bit RGB at `pixels`, into `value_sum` and `chroma_sum`: the same
+/// sums as `tl_value_chroma_rgb8`'s bytes added up. One form, as that one.
+void tl_sum_value_chroma_rgb8(
+  const uint8_t *pixels, int count, uint64_t *value_sum, uint64_t *chroma_sum);
+
 /// One colour's hue rule: bounds in thousandths of a degree, the saturation floor in
 /// thousandths, and `wraps` 1 when the range wraps through 0 (`lower > upper`).
 typedef struct {

@@ -92,12 +92,8 @@ package struct LampPlane {
     return pixels.read { bytes in
       var (value, chroma) = (0, 0)
       for y in y0..<y1 {
-        for i in (y * width + x0)..<(y * width + x1) {
-          let (r, g, b) = (bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2])
-          let largest = max(r, g, b)
-          value += Int(largest)
-          chroma += Int(largest - min(r, g, b))
-        }
+        let row = summedValueAndChroma(of: bytes.baseAddress! + 3 * (y * width + x0), count: x1 - x0)
+        (value, chroma) = (value + row.value, chroma + row.chroma)
       }
       return (value, chroma)
     }
@@ -236,16 +232,15 @@ package struct LampPlane {
       while x0 > 0 && joins(row[x0 - 1]) { x0 -= 1 }
       let x1 = runEnd(row, from: x, limit: width - 1)
       touches = touches || (x0 > 0 && row[x0 - 1] == watching) || (x1 + 1 < width && row[x1 + 1] == watching)
-      var pixel = pixels + 3 * (y * width + x0)
-      for x in x0...x1 {
-        codesTaken |= 1 << Int(row[x])
-        row[x] = 0
-        let (r, g, b) = (pixel[0], pixel[1], pixel[2])
-        let largest = max(r, g, b)
-        patch.valueSum += Int(largest)
-        patch.chromaSum += Int(largest - min(r, g, b))
-        pixel += 3
+      if other == 255 {
+        codesTaken |= 1 << Int(code)
+      } else {
+        for x in x0...x1 { codesTaken |= 1 << Int(row[x]) }
       }
+      (row + x0).update(repeating: 0, count: x1 - x0 + 1)
+      let sums = summedValueAndChroma(of: pixels + 3 * (y * width + x0), count: x1 - x0 + 1)
+      patch.valueSum += sums.value
+      patch.chromaSum += sums.chroma
       if keepingMembers { members += (y * width + x0)...(y * width + x1) }
       patch.area += x1 - x0 + 1
       patch.minX = min(patch.minX, x0)
