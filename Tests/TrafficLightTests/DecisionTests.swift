@@ -157,6 +157,12 @@ import TrafficLightKernels
     #expect(positions.map(\.y) == [10, 10, 10, 20, 20, 20, 30, 30, 30])
     #expect(positions.filter(\.onCentreLine).map(\.x) == [20, 20, 20])
     #expect(positions.map(\.third) == [0, 0, 0, 1, 1, 1, 2, 2, 2])
+    #expect(positions.map(\.row) == [0, 0, 0, 1, 1, 1, 2, 2, 2])
+    // Across a horizontal light the rows are columns of points, counted from the left.
+    let across = GridAndCascade(points: 3, columns: 2, orientation: .horizontal).positions(
+      width: 40, height: 30)
+    #expect(across.map(\.x) == [10, 10, 20, 20, 30, 30])
+    #expect(across.map(\.row) == [0, 0, 1, 1, 2, 2])
   }
 
   @Test func positionWeight_favoursTheLampInItsPlace() {
@@ -482,6 +488,77 @@ import TrafficLightKernels
   }
 }
 
+extension SamplerRulesTests {
+  /// A red lamp rendered orange (hue 20: the warm split and the thresholds call it yellow).
+  static let orangeRed = PixelColor(r: 240, g: 120, b: 40)
+
+  @Test func warmPlace_namesTheLampWhoseThirdHoldsEveryWarmPoint() {
+    // Height 8, seven points: rows 0-1 (y 1-2) the top third, 2-4 the middle, 5-6 the bottom.
+    var column = [(PixelClass, PixelColor)](repeating: (.none, PixelColor(gray: 60)), count: 8)
+    column[1] = (.yellow, Self.orangeRed)
+    column[2] = (.yellow, Self.orangeRed)
+    let split = GridAndCascade(warmSplit: Self.split)
+    #expect(split.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
+    let placed = GridAndCascade(warmSplit: Self.split, warmPlace: WarmPlace())
+    let decision = placed.sample(width: 1, height: 8, probe: probe(column))
+    #expect(decision.color == .red && decision.decidedBy == "warmPlace")
+    #expect(decision.confidence > 0)
+    // An amber lamp blown out to a red rim, in the middle: yellow, whatever its hue says.
+    column = [(PixelClass, PixelColor)](repeating: (.none, PixelColor(gray: 60)), count: 8)
+    column[3] = (.red, Self.amberRim)
+    column[4] = (.red, Self.amberRim)
+    column[5] = (.red, Self.amberRim)
+    #expect(split.sample(width: 1, height: 8, probe: probe(column)).color == .red)
+    #expect(placed.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
+    // The lamp order is data: with yellow on top, the top third's warm lamp is yellow.
+    column = [(PixelClass, PixelColor)](repeating: (.none, PixelColor(gray: 60)), count: 8)
+    column[2] = (.red, Self.redLamp)
+    let flipped = GridAndCascade(lampOrder: [.yellow, .red, .green], warmPlace: WarmPlace())
+    #expect(flipped.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
+  }
+
+  @Test func warmPlace_leavesTheAnswer_whenTheLampIsNotOneThirdsAlone() {
+    let placed = GridAndCascade(warmPlace: WarmPlace())
+    func read(_ column: [(PixelClass, PixelColor)]) -> FrameDecision {
+      placed.sample(width: 1, height: 8, probe: probe(column))
+    }
+    let dark = [(PixelClass, PixelColor)](repeating: (.none, PixelColor(gray: 60)), count: 8)
+    var column = dark
+    column[1] = (.yellow, Self.orangeRed)
+    column[2] = (.yellow, Self.orangeRed)
+    #expect(read(column).color == .red)
+    // Warm points in two thirds (the lower ones dimmer): the answer stands.
+    column[4] = (.yellow, PixelColor(r: 180, g: 90, b: 30))
+    #expect(read(column).color == .yellow && read(column).decidedBy == "vote")
+    // A point brighter than every warm one in another third (a red lamp's blown-out core on
+    // top, its rim spread by the blur into the middle third): the answer stands.
+    column = dark
+    column[2] = (.none, PixelColor(gray: 250))
+    column[3] = (.red, Self.redLamp)
+    column[4] = (.red, Self.redLamp)
+    #expect(read(column).color == .red && read(column).decidedBy == "vote")
+    // ... but a brighter point in the lamp's own third (sky above it) does not stand in the way.
+    column = dark
+    column[1] = (.none, PixelColor(gray: 250))
+    column[2] = (.yellow, Self.orangeRed)
+    #expect(read(column).color == .red)
+    // Warm points off their third's middle row (a halo reaching over from the lamp above).
+    column = dark
+    column[3] = (.red, Self.redLamp)
+    #expect(read(column).color == .red && read(column).decidedBy == "vote")
+    // A warm lamp in green's place is no warm lamp's: the answer stands.
+    column = dark
+    column[7] = (.yellow, Self.orangeRed)
+    #expect(read(column).color == .yellow)
+    // Green and unknown are left alone.
+    column = dark
+    column[6] = (.green, PixelColor(r: 40, g: 220, b: 120))
+    column[1] = (.none, Self.redLamp)
+    #expect(read(column).color == .green)
+    #expect(read(dark).color == .unknown)
+  }
+}
+
 /// A grid and a cascade built from one argument list, as a profile holds them: the
 /// decision tests' subject.
 struct GridAndCascade {
@@ -491,10 +568,11 @@ struct GridAndCascade {
   init(
     points: Int = 7, columns: Int = 1, orientation: Orientation = .vertical, positionWeight: Double = 1,
     lampOrder: [SignalColor] = [.red, .yellow, .green], relativeBrightness: Double = 0,
-    brightnessFallback: BrightnessFallback? = nil, warmSplit: WarmSplit? = nil, faintLamp: FaintLamp? = nil
+    brightnessFallback: BrightnessFallback? = nil, warmSplit: WarmSplit? = nil, warmPlace: WarmPlace? = nil,
+    faintLamp: FaintLamp? = nil
   ) {
     grid = SampleGrid(points: points, columns: columns, orientation: orientation)
-    let rules: [(any CascadeRule)?] = [warmSplit, faintLamp, brightnessFallback]
+    let rules: [(any CascadeRule)?] = [warmSplit, warmPlace, faintLamp, brightnessFallback]
     cascade = CascadeDecider(
       lampOrder: lampOrder, positionWeight: positionWeight, relativeBrightness: relativeBrightness,
       rules: rules.compactMap { $0 })

@@ -154,7 +154,7 @@ import TrafficLightTestSupport
     let cascade = try #require(decoded.decider as? CascadeDecider)
     #expect(
       cascade.activeRules.map { type(of: $0).kind } == [
-        "warmSplit", "faintLamp", "brightnessFallback", "redVetoesGreen",
+        "warmSplit", "warmPlace", "faintLamp", "brightnessFallback", "redVetoesGreen",
       ])
     let seedJSON = String(decoding: Profile.seed.json(), as: UTF8.self)
     #expect(

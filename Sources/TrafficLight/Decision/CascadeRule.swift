@@ -93,7 +93,7 @@ extension CascadeRule {
 public enum CascadeRules {
   /// Every rule kind, by the name JSON gives it, in the order the calibrator walks their axes.
   public static let kinds: [any CascadeRule.Type] = [
-    BrightnessFallback.self, WarmSplit.self, FaintLamp.self, RedVetoesGreen.self,
+    BrightnessFallback.self, WarmSplit.self, FaintLamp.self, RedVetoesGreen.self, WarmPlace.self,
   ]
 }
 

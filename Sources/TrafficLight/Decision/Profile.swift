@@ -94,6 +94,7 @@ public struct Profile: Sendable, Equatable, Codable {
       positionWeight: 5, relativeBrightness: 0.3,
       rules: [
         WarmSplit(hue: 20, lower: 325, upper: 65, saturationFloor: 0.1, valueFloor: 0.2),
+        WarmPlace(),
         FaintLamp(
           color: .green, lower: 90, upper: 195, saturationFloor: 0.1, valueFloor: 0.2, points: 2,
           redVeto: HueRange(325, 15), lead: 1),

@@ -42,8 +42,8 @@ public struct SampleGrid: Sendable, Equatable, Hashable {
     self.orientation = orientation
   }
 
-  /// One grid position: pixel coordinates, which third of the light it lies in (0 at the
-  /// top or left), and whether it is on the centre line.
+  /// One grid position: pixel coordinates, which row along the light and which third of it
+  /// the position lies in (0 at the top or left), and whether it is on the centre line.
   public struct Position: Sendable, Equatable, Hashable {
     /// The column, in pixels of the region.
     public var x: Int
@@ -51,13 +51,16 @@ public struct SampleGrid: Sendable, Equatable, Hashable {
     public var y: Int
     /// Which third of the light the position lies in (0 at the top or left).
     public var third: Int
+    /// Which row of points across the light the position is on (0 at the top or left).
+    public var row: Int
     /// Whether the position is on the light's centre line.
     public var onCentreLine: Bool
 
-    /// A position at (`x`, `y`) in `third`, on the centre line or not.
-    public init(x: Int, y: Int, third: Int = 0, onCentreLine: Bool = true) {
+    /// A position at (`x`, `y`) on `row`, in `third`, on the centre line or not.
+    public init(x: Int, y: Int, row: Int = 0, third: Int = 0, onCentreLine: Bool = true) {
       self.x = x
       self.y = y
+      self.row = row
       self.third = third
       self.onCentreLine = onCentreLine
     }
@@ -81,7 +84,7 @@ public struct SampleGrid: Sendable, Equatable, Hashable {
       for j in 1...columns {
         let c = min((j * across) / (columns + 1), across - 1)
         let (x, y) = orientation == .vertical ? (c, a) : (a, c)
-        result.append(Position(x: x, y: y, third: third, onCentreLine: j == centre))
+        result.append(Position(x: x, y: y, row: k - 1, third: third, onCentreLine: j == centre))
       }
     }
     return result
@@ -171,6 +174,8 @@ public struct SamplePoint: Sendable, Equatable, Hashable {
   public var y: Int { position.y }
   /// Which third of the light the point lies in (0 at the top or left).
   public var third: Int { position.third }
+  /// Which row of points across the light the point is on (0 at the top or left).
+  public var row: Int { position.row }
   /// Whether the point is on the light's centre line.
   public var onCentreLine: Bool { position.onCentreLine }
 
