@@ -527,8 +527,10 @@ extension SamplerRulesTests {
     column[1] = (.yellow, Self.orangeRed)
     column[2] = (.yellow, Self.orangeRed)
     #expect(read(column).color == .red)
-    // Warm points in two thirds (the lower ones dimmer): the answer stands.
+    // Warm points in two thirds (the lower ones dimmer, or as bright): the answer stands.
     column[4] = (.yellow, PixelColor(r: 180, g: 90, b: 30))
+    #expect(read(column).color == .yellow && read(column).decidedBy == "vote")
+    column[4] = (.yellow, Self.orangeRed)
     #expect(read(column).color == .yellow && read(column).decidedBy == "vote")
     // A point brighter than every warm one in another third (a red lamp's blown-out core on
     // top, its rim spread by the blur into the middle third): the answer stands.

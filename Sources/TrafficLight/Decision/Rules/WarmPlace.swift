@@ -22,27 +22,38 @@ public struct WarmPlace: CascadeRule, Hashable {
   /// yellow together; nil when the answer is not warm or the warm points are not one lamp's.
   public func revise(_ current: SignalColor, _ context: CascadeContext) -> CascadeRevision? {
     guard current == .red || current == .yellow else { return nil }
-    // Each third's rows of points, the rows its warm points lie on, and whether it holds a
-    // point as bright as the brightest warm one.
-    let isWarm = { (sample: SamplePoint) in sample.pixelClass == .red || sample.pixelClass == .yellow }
-    let brightestWarm = context.samples.lazy.filter(isWarm).map(\.value).max() ?? 255
-    var rows: [Set<Int>] = [[], [], []]
-    var warmRows: [Set<Int>] = [[], [], []]
-    var brightThirds = Set<Int>()
-    for sample in context.samples where rows.indices.contains(sample.third) {
-      rows[sample.third].insert(sample.row)
-      if isWarm(sample) { warmRows[sample.third].insert(sample.row) }
-      if sample.value >= brightestWarm { brightThirds.insert(sample.third) }
+    // Each third's first and last row of points (a third's rows run on), then the thirds
+    // holding warm points, holding one on their middle row, and holding a point as bright as
+    // the brightest warm one (bit t for third t).
+    var first = [Int](repeating: .max, count: 3)
+    var last = [Int](repeating: .min, count: 3)
+    var brightestWarm: UInt8?
+    for sample in context.samples where (0..<3).contains(sample.third) {
+      first[sample.third] = min(first[sample.third], sample.row)
+      last[sample.third] = max(last[sample.third], sample.row)
+      if sample.isWarm { brightestWarm = max(brightestWarm ?? 0, sample.value) }
     }
-    let lit = warmRows.indices.filter { !warmRows[$0].isEmpty }
-    guard lit.count == 1, let third = lit.first, brightThirds == [third] else { return nil }
-    let middleRow = rows[third].sorted()[rows[third].count / 2]
-    guard warmRows[third].contains(middleRow), let lamp = context.lamp(inThird: third),
-      lamp == .red || lamp == .yellow
+    guard let brightestWarm else { return nil }
+    var (warm, warmOnMiddleRow, bright) = (0, 0, 0)
+    for sample in context.samples where (0..<3).contains(sample.third) {
+      let t = sample.third
+      if sample.isWarm {
+        warm |= 1 << t
+        if sample.row == first[t] + (last[t] - first[t] + 1) / 2 { warmOnMiddleRow |= 1 << t }
+      }
+      if sample.value >= brightestWarm { bright |= 1 << t }
+    }
+    guard warm.nonzeroBitCount == 1, bright == warm, warmOnMiddleRow == warm,
+      let lamp = context.lamp(inThird: warm.trailingZeroBitCount), lamp == .red || lamp == .yellow
     else { return nil }
     return CascadeRevision(lamp, confidence: context.voteConfidence(for: [.red, .yellow]))
   }
 
   /// Nothing can be wrong: the rule has no values.
   public var problem: String? { nil }
+}
+
+extension SamplePoint {
+  /// Whether the point is red or yellow: of a warm lamp.
+  fileprivate var isWarm: Bool { pixelClass == .red || pixelClass == .yellow }
 }
