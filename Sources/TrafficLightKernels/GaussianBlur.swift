@@ -50,20 +50,27 @@ public struct GaussianBlur: Sendable {
     }
     let radius = Int((3 * sigma).rounded(.up))
     self.radius = radius
-    let raw = (-radius...radius).map { i in
-      let x = Double(i)
-      return exp(-(x * x) / (2 * sigma * sigma))
-    }
-    let total = raw.reduce(0, +)
-    weights = raw.map { Float($0 / total) }
-    if radius <= Int(TL_BLUR_MAX_RADIUS) {
-      let sides = (1...radius).map { k in Int((raw[radius + k] / total * 65536).rounded()) }
-      let centre = 65536 - 2 * sides.reduce(0, +)
+    // (Finders and pipelines make a blur per image: the Gaussian's values stay on the stack.)
+    (weights, fixedWeights) = withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * radius + 1) {
+      raw in
+      for i in raw.indices {
+        let x = Double(i - radius)
+        raw[i] = exp(-(x * x) / (2 * sigma * sigma))
+      }
+      let total = raw.reduce(0, +)
+      let weights = raw.map { Float($0 / total) }
+      guard radius <= Int(TL_BLUR_MAX_RADIUS) else { return (weights, []) }
+      func side(_ k: Int) -> Int { Int((raw[radius + k] / total * 65536).rounded()) }
+      let centre = 65536 - 2 * (1...radius).reduce(0) { $0 + side($1) }
       // A centre of 65536 means every side weight rounds to 0: the blur is the identity to
       // within 255 * 2 * radius / 65536 of a level, and `apply` returns the image.
-      fixedWeights = centre < 65536 ? [UInt16(centre)] + sides.map { UInt16($0) } : []
-    } else {
-      fixedWeights = []
+      guard centre < 65536 else { return (weights, []) }
+      let fixed = [UInt16](unsafeUninitializedCapacity: radius + 1) { buffer, count in
+        buffer[0] = UInt16(centre)
+        for k in 1...radius { buffer[k] = UInt16(side(k)) }
+        count = radius + 1
+      }
+      return (weights, fixed)
     }
   }
 

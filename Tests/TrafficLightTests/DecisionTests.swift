@@ -515,6 +515,9 @@ extension SamplerRulesTests {
     column[2] = (.red, Self.redLamp)
     let flipped = GridAndCascade(lampOrder: [.yellow, .red, .green], warmPlace: WarmPlace())
     #expect(flipped.sample(width: 1, height: 8, probe: probe(column)).color == .yellow)
+    // One point is the middle third's middle row; the thirds without points are not asked.
+    let single = GridAndCascade(points: 1, warmPlace: WarmPlace())
+    #expect(single.sample(width: 1, height: 8, probe: { _, _ in (.red, Self.redLamp) }).color == .yellow)
   }
 
   @Test func warmPlace_leavesTheAnswer_whenTheLampIsNotOneThirdsAlone() {

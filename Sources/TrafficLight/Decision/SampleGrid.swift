@@ -105,6 +105,7 @@ public struct SampleGrid: Sendable, Equatable, Hashable {
     // Down a vertical light the rows are the points'; across a horizontal one, the columns'.
     let lines = orientation.resolved(forWidth: width, height: height) == .vertical ? points : columns
     var rows: [Int] = []
+    rows.reserveCapacity(lines)
     for k in 1...lines {
       let y = min((k * height) / (lines + 1), height - 1)
       if y != rows.last { rows.append(y) }

@@ -182,9 +182,10 @@ public struct LampFinder: Sendable, Codable, Equatable {
     let lights = patches.compactMap { patch in
       patch.first { $0.light.confidence >= minimumConfidence }?.light
     }
-    let redLamps = patches.joined().map(\.light).filter { light in
-      light.color == .red && light.confidence >= minimumConfidence / 2
-    }.map(\.lamp)
+    let redLamps = Array(
+      patches.joined().lazy.map(\.light).filter { light in
+        light.color == .red && light.confidence >= minimumConfidence / 2
+      }.map(\.lamp))
     return Self.keepingOnePerLight(lights).filter { light in
       light.color != .green || !redLamps.contains { light.lamp.isInLine(with: $0, within: 2 * lampPitch) }
     }
@@ -227,13 +228,14 @@ public struct LampFinder: Sendable, Codable, Equatable {
       let asked = planes.reduce(0) { $0 + $1.pixelsAsked }
       let table = asked > blurred.width * blurred.height ? SummedTable(blurred) : nil
       for plane in planes {
-        found += plane.candidates(finder: self, table: table).map { patch in
-          patch.map { candidate in
-            var candidate = candidate
-            candidate.light = candidate.light.scaled(by: scale, toWidth: image.width, height: image.height)
-            return candidate
+        var candidates = plane.candidates(finder: self, table: table)
+        for i in candidates.indices {
+          for j in candidates[i].indices {
+            candidates[i][j].light = candidates[i][j].light.scaled(
+              by: scale, toWidth: image.width, height: image.height)
           }
         }
+        found += candidates
       }
       if min(level.width, level.height) < smallestHalvedSide || scale >= 1 << halvings { break }
       level = level.halved()

@@ -33,18 +33,21 @@ package struct LampPlane {
         seeds: &seeds)
       // A warm lamp's pixels are not single-colour patches too; a single-colour patch lies
       // wholly inside a warm patch or outside every one.
-      var singles = patches.map(\.patch)
+      var inWarm: [Bool] = []
       if !warm.isEmpty {
-        var inWarm = [Bool](repeating: false, count: image.width * image.height)
+        inWarm = [Bool](repeating: false, count: image.width * image.height)
         for (_, members) in warm {
           for i in members { inWarm[i] = true }
         }
-        singles = patches.filter { !inWarm[$0.start] }.map(\.patch)
       }
-      return warm.map(\.patch)
-        + singles.filter {
-          $0.isLampShaped(minimumArea: minimumArea, inWidth: image.width, height: image.height)
-        }
+      var lamps = warm.map(\.patch)
+      for taken in patches
+      where (inWarm.isEmpty || !inWarm[taken.start])
+        && taken.patch.isLampShaped(minimumArea: minimumArea, inWidth: image.width, height: image.height)
+      {
+        lamps.append(taken.patch)
+      }
+      return lamps
     }
   }
 
@@ -328,7 +331,12 @@ package struct LampPlane {
   /// way of head it may be the lit lamp of, its squares read from `table` when given (the
   /// plane's pixels summed).
   func candidates(finder: LampFinder, table: SummedTable?) -> [[LampCandidate]] {
-    lamps.map { candidates(from: $0, finder: finder, table: table) }.filter { !$0.isEmpty }
+    var found: [[LampCandidate]] = []
+    for lamp in lamps {
+      let candidates = candidates(from: lamp, finder: finder, table: table)
+      if !candidates.isEmpty { found.append(candidates) }
+    }
+    return found
   }
 
   /// The lights the lamp-shaped `patch` may be the lit lamp of, with what was measured of
@@ -342,17 +350,16 @@ package struct LampPlane {
       chroma: max(Double(patch.chromaSum) / Double(patch.area), 1)
     )
     // Where the unlit lamps are, in pitches from the lit one, by the lamp order.
-    let slots: [Double] =
+    let slots: (Double, Double) =
       switch patch.color {
-      case .red: [1, 2]
-      case .yellow: [-1, 1]
-      case .green, .unknown: [-2, -1]
+      case .red: (1, 2)
+      case .yellow: (-1, 1)
+      case .green, .unknown: (-2, -1)
       }
     // The patch's width is the lamp's diameter: a visor cuts its top off, a halo or a
     // smear lengthens it downwards, in heads of either way.
     let pitch = finder.lampPitch * Double(bw)
-    let orientations: [Orientation] = finder.heads == .auto ? [.vertical, .horizontal] : [finder.heads]
-    return orientations.compactMap { orientation in
+    func candidate(_ orientation: Orientation) -> LampCandidate? {
       // The mean value and chroma of the square of side `side` centred `across` and `along`
       // pixels from the lamp's centre.
       func square(across: Double, along: Double, side: Double) -> (value: Double, chroma: Double)? {
@@ -368,28 +375,24 @@ package struct LampPlane {
           ($0.value / lamp.value, $0.chroma / lamp.chroma)
         }
       }
-      var unlit: [(value: Double, chroma: Double)] = []
-      for slot in slots {
-        guard let ratio = ratios(across: 0, along: slot * pitch, side: d) else { return nil }
-        unlit.append(ratio)
-      }
-      guard unlit.allSatisfy({ $0.value <= finder.unlitRatio }) else { return nil }
+      guard let first = ratios(across: 0, along: slots.0 * pitch, side: d),
+        let second = ratios(across: 0, along: slots.1 * pitch, side: d),
+        first.value <= finder.unlitRatio, second.value <= finder.unlitRatio
+      else { return nil }
       // The housing beside the lamp either side, and between it and its first unlit lamp;
       // a square off the image counts dark.
-      let sides = [
-        ratios(across: -0.75 * d, along: 0, side: d / 2) ?? (0, 0),
-        ratios(across: 0.75 * d, along: 0, side: d / 2) ?? (0, 0),
-      ]
-      let gap = ratios(across: 0, along: (slots[0] > 0 ? 0.5 : -0.5) * pitch, side: d / 2) ?? (0, 0)
+      let left = ratios(across: -0.75 * d, along: 0, side: d / 2) ?? (0, 0)
+      let right = ratios(across: 0.75 * d, along: 0, side: d / 2) ?? (0, 0)
+      let gap = ratios(across: 0, along: (slots.0 > 0 ? 0.5 : -0.5) * pitch, side: d / 2) ?? (0, 0)
       let surround = ratios(across: 0, along: 0, side: 3 * d) ?? (0, 0)
       let measurements = LampMeasurements(
         color: patch.color, relativeSize: d / Double(max(width, height)),
         fill: Double(patch.area) / Double(bw * bh), elongation: log(Double(bh) / Double(bw)),
         value: lamp.value / 255, chroma: lamp.chroma / 255,
-        unlitValues: (unlit.map(\.value).max()!, unlit.map(\.value).min()!),
-        unlitChromas: (unlit.map(\.chroma).max()!, unlit.map(\.chroma).min()!),
-        sideValues: (max(sides[0].value, sides[1].value), min(sides[0].value, sides[1].value)),
-        sideChroma: max(sides[0].chroma, sides[1].chroma), gap: (gap.value, gap.chroma),
+        unlitValues: (max(first.value, second.value), min(first.value, second.value)),
+        unlitChromas: (max(first.chroma, second.chroma), min(first.chroma, second.chroma)),
+        sideValues: (max(left.value, right.value), min(left.value, right.value)),
+        sideChroma: max(left.chroma, right.chroma), gap: (gap.value, gap.chroma),
         surround: (surround.value, surround.chroma))
       let index = patch.color == .red ? 0.0 : patch.color == .yellow ? 1.0 : 2.0
       let along = (orientation == .vertical ? cy : cx) - (index + 0.5) * pitch - 0.2 * d
@@ -408,6 +411,10 @@ package struct LampPlane {
         confidence: finder.evidence.confidence(of: measurements), orientation: orientation)
       return LampCandidate(light: light, measurements: measurements)
     }
+    var found: [LampCandidate] = []
+    if finder.heads != .horizontal, let vertical = candidate(.vertical) { found.append(vertical) }
+    if finder.heads != .vertical, let horizontal = candidate(.horizontal) { found.append(horizontal) }
+    return found
   }
 }
 

@@ -25,21 +25,30 @@ public struct WarmPlace: CascadeRule, Hashable {
     // Each third's first and last row of points (a third's rows run on), then the thirds
     // holding warm points, holding one on their middle row, and holding a point as bright as
     // the brightest warm one (bit t for third t).
-    var first = [Int](repeating: .max, count: 3)
-    var last = [Int](repeating: .min, count: 3)
+    var (first, last) = ((Int.max, Int.max, Int.max), (Int.min, Int.min, Int.min))
     var brightestWarm: UInt8?
-    for sample in context.samples where (0..<3).contains(sample.third) {
-      first[sample.third] = min(first[sample.third], sample.row)
-      last[sample.third] = max(last[sample.third], sample.row)
+    for sample in context.samples {
+      let row = sample.row
+      switch sample.third {
+      case 0: (first.0, last.0) = (min(first.0, row), max(last.0, row))
+      case 1: (first.1, last.1) = (min(first.1, row), max(last.1, row))
+      case 2: (first.2, last.2) = (min(first.2, row), max(last.2, row))
+      default: continue
+      }
       if sample.isWarm { brightestWarm = max(brightestWarm ?? 0, sample.value) }
     }
     guard let brightestWarm else { return nil }
+    // (Asked only of thirds that hold points.)
+    func middleRow(_ third: Int) -> Int {
+      let (a, b) = third == 0 ? (first.0, last.0) : third == 1 ? (first.1, last.1) : (first.2, last.2)
+      return a + (b - a + 1) / 2
+    }
     var (warm, warmOnMiddleRow, bright) = (0, 0, 0)
     for sample in context.samples where (0..<3).contains(sample.third) {
       let t = sample.third
       if sample.isWarm {
         warm |= 1 << t
-        if sample.row == first[t] + (last[t] - first[t] + 1) / 2 { warmOnMiddleRow |= 1 << t }
+        if sample.row == middleRow(t) { warmOnMiddleRow |= 1 << t }
       }
       if sample.value >= brightestWarm { bright |= 1 << t }
     }
