@@ -555,6 +555,18 @@ extension SamplerRulesTests {
     column = dark
     column[7] = (.yellow, Self.orangeRed)
     #expect(read(column).color == .yellow)
+    // A horizontal head read as a vertical one: its red lamp, in the middle band of the
+    // region, is not yellow's.
+    let wide = GridAndCascade(points: 9, columns: 9, warmPlace: WarmPlace())
+    let redAtRight: (Int, Int) -> (PixelClass, PixelColor) = { x, y in
+      (x - 75) * (x - 75) + (y - 20) * (y - 20) <= 36 ? (.red, Self.redLamp) : (.none, PixelColor(gray: 30))
+    }
+    #expect(wide.sample(width: 90, height: 40, probe: redAtRight).color == .red)
+    // ... while the same lamp in a tall region's middle third is yellow's.
+    let amberInTheMiddle: (Int, Int) -> (PixelClass, PixelColor) = { x, y in
+      (x - 20) * (x - 20) + (y - 45) * (y - 45) <= 36 ? (.red, Self.redLamp) : (.none, PixelColor(gray: 30))
+    }
+    #expect(wide.sample(width: 40, height: 90, probe: amberInTheMiddle).color == .yellow)
     // Green and unknown are left alone.
     column = dark
     column[6] = (.green, PixelColor(r: 40, g: 220, b: 120))

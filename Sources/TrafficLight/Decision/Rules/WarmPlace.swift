@@ -10,7 +10,8 @@ import TrafficLightKernels
 /// that third (the lamp itself, not a halo reaching over from the lamp beside it), no point
 /// as bright as the brightest warm one lies in another third (a blown-out core whose rim the
 /// blur spreads into the next third), and the lamp order puts red or yellow in that third,
-/// that colour is the answer. Otherwise the answer stands.
+/// that colour is the answer. Otherwise, and where the points run across the region's
+/// length rather than along it (a horizontal head read as a vertical one), the answer stands.
 public struct WarmPlace: CascadeRule, Hashable {
   /// The rule's kind in profile JSON.
   public static let kind = "warmPlace"
@@ -27,7 +28,16 @@ public struct WarmPlace: CascadeRule, Hashable {
     // the brightest warm one (bit t for third t).
     var (first, last) = ((Int.max, Int.max, Int.max), (Int.min, Int.min, Int.min))
     var brightestWarm: UInt8?
+    // The points' extent, and whether their rows run down (y) or across (x) the region.
+    var (minX, maxX, minY, maxY) = (Int.max, Int.min, Int.max, Int.min)
+    var rowsRunDown: Bool?
     for sample in context.samples {
+      (minX, maxX, minY, maxY) = (
+        min(minX, sample.x), max(maxX, sample.x), min(minY, sample.y), max(maxY, sample.y)
+      )
+      if rowsRunDown == nil, let origin = context.samples.first, sample.row != origin.row {
+        rowsRunDown = sample.y != origin.y
+      }
       let row = sample.row
       switch sample.third {
       case 0: (first.0, last.0) = (min(first.0, row), max(last.0, row))
@@ -37,7 +47,10 @@ public struct WarmPlace: CascadeRule, Hashable {
       }
       if sample.isWarm { brightestWarm = max(brightestWarm ?? 0, sample.value) }
     }
-    guard let brightestWarm else { return nil }
+    // A region read across its length (a horizontal head read as a vertical one): its thirds
+    // are not lamps.
+    let (along, across) = rowsRunDown == false ? (maxX - minX, maxY - minY) : (maxY - minY, maxX - minX)
+    guard let brightestWarm, along >= across else { return nil }
     // (Asked only of thirds that hold points.)
     func middleRow(_ third: Int) -> Int {
       let (a, b) = third == 0 ? (first.0, last.0) : third == 1 ? (first.1, last.1) : (first.2, last.2)
