@@ -51,8 +51,8 @@ public struct GaussianBlur: Sendable {
     let radius = Int((3 * sigma).rounded(.up))
     self.radius = radius
     // (Finders and pipelines make a blur per image: the Gaussian's values stay on the stack.)
-    (weights, fixedWeights) = withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * radius + 1) {
-      raw in
+    let taps = 2 * radius + 1
+    (weights, fixedWeights) = withUnsafeTemporaryAllocation(of: Double.self, capacity: taps) { raw in
       for i in raw.indices {
         let x = Double(i - radius)
         raw[i] = exp(-(x * x) / (2 * sigma * sigma))

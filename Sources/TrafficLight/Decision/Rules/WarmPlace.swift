@@ -22,53 +22,70 @@ public struct WarmPlace: CascadeRule, Hashable {
   /// The lamp of the third that holds every warm point, with the vote's confidence in red and
   /// yellow together; nil when the answer is not warm or the warm points are not one lamp's.
   public func revise(_ current: SignalColor, _ context: CascadeContext) -> CascadeRevision? {
-    guard current == .red || current == .yellow else { return nil }
-    // Each third's first and last row of points (a third's rows run on), then the thirds
-    // holding warm points, holding one on their middle row, and holding a point as bright as
-    // the brightest warm one (bit t for third t).
-    var (first, last) = ((Int.max, Int.max, Int.max), (Int.min, Int.min, Int.min))
-    var brightestWarm: UInt8?
-    // The points' extent, and whether their rows run down (y) or across (x) the region.
-    var (minX, maxX, minY, maxY) = (Int.max, Int.min, Int.max, Int.min)
-    var rowsRunDown: Bool?
-    for sample in context.samples {
-      (minX, maxX, minY, maxY) = (
-        min(minX, sample.x), max(maxX, sample.x), min(minY, sample.y), max(maxY, sample.y)
-      )
-      if rowsRunDown == nil, let origin = context.samples.first, sample.row != origin.row {
-        rowsRunDown = sample.y != origin.y
-      }
-      let row = sample.row
-      switch sample.third {
-      case 0: (first.0, last.0) = (min(first.0, row), max(last.0, row))
-      case 1: (first.1, last.1) = (min(first.1, row), max(last.1, row))
-      case 2: (first.2, last.2) = (min(first.2, row), max(last.2, row))
-      default: continue
-      }
-      if sample.isWarm { brightestWarm = max(brightestWarm ?? 0, sample.value) }
-    }
-    // A region read across its length (a horizontal head read as a vertical one): its thirds
-    // are not lamps.
-    let (along, across) = rowsRunDown == false ? (maxX - minX, maxY - minY) : (maxY - minY, maxX - minX)
-    guard let brightestWarm, along >= across else { return nil }
-    // (Asked only of thirds that hold points.)
-    func middleRow(_ third: Int) -> Int {
-      let (a, b) = third == 0 ? (first.0, last.0) : third == 1 ? (first.1, last.1) : (first.2, last.2)
-      return a + (b - a + 1) / 2
-    }
+    guard current == .red || current == .yellow,
+      let layout = Layout(context.samples), layout.runsAlongTheRegion
+    else { return nil }
+    // The thirds holding warm points, holding one on their middle row, and holding a point as
+    // bright as the brightest warm one (bit t for third t).
     var (warm, warmOnMiddleRow, bright) = (0, 0, 0)
     for sample in context.samples where (0..<3).contains(sample.third) {
       let t = sample.third
       if sample.isWarm {
         warm |= 1 << t
-        if sample.row == middleRow(t) { warmOnMiddleRow |= 1 << t }
+        if sample.row == layout.middleRow(t) { warmOnMiddleRow |= 1 << t }
       }
-      if sample.value >= brightestWarm { bright |= 1 << t }
+      if sample.value >= layout.brightestWarm { bright |= 1 << t }
     }
     guard warm.nonzeroBitCount == 1, bright == warm, warmOnMiddleRow == warm,
       let lamp = context.lamp(inThird: warm.trailingZeroBitCount), lamp == .red || lamp == .yellow
     else { return nil }
     return CascadeRevision(lamp, confidence: context.voteConfidence(for: [.red, .yellow]))
+  }
+
+  /// Where the points lie: each third's first and last row of points (a third's rows run
+  /// on), the points' extent along and across their rows, and the brightest warm point.
+  private struct Layout {
+    var first = (Int.max, Int.max, Int.max)
+    var last = (Int.min, Int.min, Int.min)
+    var (minX, maxX, minY, maxY) = (Int.max, Int.min, Int.max, Int.min)
+    /// Whether the rows follow one another down the region (y), not across it (x); nil for
+    /// a single row.
+    var rowsRunDown: Bool?
+    var brightestWarm: UInt8 = 0
+
+    /// The layout of `samples`; nil when none is warm.
+    init?(_ samples: [SamplePoint]) {
+      var anyWarm = false
+      for sample in samples {
+        (minX, maxX) = (min(minX, sample.x), max(maxX, sample.x))
+        (minY, maxY) = (min(minY, sample.y), max(maxY, sample.y))
+        if rowsRunDown == nil, let origin = samples.first, sample.row != origin.row {
+          rowsRunDown = sample.y != origin.y
+        }
+        let row = sample.row
+        switch sample.third {
+        case 0: (first.0, last.0) = (min(first.0, row), max(last.0, row))
+        case 1: (first.1, last.1) = (min(first.1, row), max(last.1, row))
+        case 2: (first.2, last.2) = (min(first.2, row), max(last.2, row))
+        default: continue
+        }
+        if sample.isWarm { (anyWarm, brightestWarm) = (true, max(brightestWarm, sample.value)) }
+      }
+      guard anyWarm else { return nil }
+    }
+
+    /// Whether the rows of points follow one another along the region's length: where they
+    /// run across it (a horizontal head read as a vertical one), the thirds are not lamps.
+    var runsAlongTheRegion: Bool {
+      let (along, across) = rowsRunDown == false ? (maxX - minX, maxY - minY) : (maxY - minY, maxX - minX)
+      return along >= across
+    }
+
+    /// The middle row of points of `third`, which must hold points.
+    func middleRow(_ third: Int) -> Int {
+      let (a, b) = third == 0 ? (first.0, last.0) : third == 1 ? (first.1, last.1) : (first.2, last.2)
+      return a + (b - a + 1) / 2
+    }
   }
 
   /// Nothing can be wrong: the rule has no values.
