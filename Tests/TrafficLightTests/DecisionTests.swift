@@ -273,6 +273,46 @@ import TrafficLightKernels
     #expect(read(strict, flat).color == .unknown)
   }
 
+  /// With `tint`, brightness names a lamp only when the lit third's light could be a lamp's:
+  /// white, or tinted with the hue of the lamp its place names. A blue sky above a dark road
+  /// is bright in red's place, but no lamp lights it.
+  @Test func brightnessFallback_withTint_namesOnlyALightThatIsWhiteOrOfItsLampsHue() {
+    // Nine points on height 10: rows 1-3 are the top third (red's place), 7-9 green's.
+    let tint = LampTint(
+      white: 0.2, red: HueRange(300, 15), yellow: HueRange(15, 65), green: HueRange(90, 195))
+    let plain = BrightnessFallback(margin: 0.1, floor: 0.5)
+    var tinted = plain
+    tinted.tint = tint
+    let dark = PixelColor(gray: 60)
+    func read(_ fallback: BrightnessFallback, lit: ClosedRange<Int>, _ light: PixelColor) -> SignalColor {
+      var column = [(PixelClass, PixelColor)](repeating: (.none, dark), count: 10)
+      for row in lit { column[row] = (.none, light) }
+      return GridAndCascade(points: 9, brightnessFallback: fallback)
+        .sample(width: 1, height: 10, probe: probe(column)).color
+    }
+    let sky = PixelColor(r: 150, g: 190, b: 240)  // hue 213, saturation 0.375
+    #expect(read(plain, lit: 1...3, sky) == .red)
+    #expect(read(tinted, lit: 1...3, sky) == .unknown)
+    #expect(read(tinted, lit: 7...9, sky) == .unknown)
+    // A white core, a pink one, a cyan one: each its lamp's light.
+    #expect(read(tinted, lit: 1...3, PixelColor(gray: 250)) == .red)
+    #expect(read(tinted, lit: 7...9, PixelColor(gray: 250)) == .green)
+    let pink = PixelColor(r: 250, g: 170, b: 200)  // hue 338, saturation 0.32
+    #expect(read(tinted, lit: 1...3, pink) == .red)
+    let cyan = PixelColor(r: 180, g: 250, b: 230)  // hue 163, saturation 0.28
+    #expect(read(tinted, lit: 7...9, cyan) == .green)
+    // Each tinted the other lamp's hue: no lamp of that place lit.
+    #expect(read(tinted, lit: 7...9, pink) == .unknown)
+    #expect(read(tinted, lit: 1...3, cyan) == .unknown)
+    // Faintly blue (saturation 0.16) is white enough.
+    #expect(read(tinted, lit: 1...3, PixelColor(r: 210, g: 225, b: 250)) == .red)
+    // The tint's own values are checked with the rule's.
+    tinted.tint?.white = 1
+    #expect(tinted.problem != nil)
+    tinted.tint = LampTint(white: 0.2, red: HueRange(300, 400), yellow: tint.yellow, green: tint.green)
+    #expect(tinted.problem != nil)
+  }
+
   @Test func brightnessFallback_leadAndDisc_goTogether() {
     #expect(BrightnessFallback(margin: 0, floor: 0.5, lead: 0.05, disc: 0.05).problem == nil)
     #expect(BrightnessFallback(margin: 0, floor: 0.5, lead: 0.05).problem != nil)
@@ -342,6 +382,36 @@ import TrafficLightKernels
     faint.lead = 3
     #expect(read(faint) == .unknown)
     faint.lead = -1
+    #expect(faint.problem != nil)
+  }
+
+  /// With `shade`, faint points darker than the light's centre line elsewhere are no lamp:
+  /// foliage under a bright sky has green's faint tint where a lamp would be, but a lit lamp
+  /// is not darker than what surrounds it.
+  @Test func faintLamp_withShade_namesNoLampDarkerThanTheLightAroundIt() {
+    // Nine points on height 10: rows 1-6 are the top and middle thirds, 7-9 green's.
+    let sky = PixelColor(gray: 240)
+    let foliage = PixelColor(r: 100, g: 140, b: 110)  // hue 135, saturation 0.29, value 0.55
+    var column = [(PixelClass, PixelColor)](repeating: (.none, sky), count: 10)
+    for row in 7...9 { column[row] = (.none, foliage) }
+    var faint = FaintLamp(
+      color: .green, lower: 90, upper: 200, saturationFloor: 0.06, valueFloor: 0.35, points: 3)
+    func read(_ faint: FaintLamp) -> SignalColor {
+      GridAndCascade(points: 9, faintLamp: faint).sample(width: 1, height: 10, probe: probe(column)).color
+    }
+    #expect(read(faint) == .green)
+    // 0.55 against a median of 0.94: darker by more than 0.25, not by more than 0.4.
+    faint.shade = 0.25
+    #expect(read(faint) == .unknown)
+    faint.shade = 0.4
+    #expect(read(faint) == .green)
+    // A washed-out lamp under a grey housing is brighter than it: a lamp, at any shade.
+    faint.shade = 0
+    let faintCyan = PixelColor(r: 205, g: 230, b: 225)  // hue 168, saturation 0.11, value 0.9
+    for row in 1...6 { column[row] = (.none, PixelColor(gray: 120)) }
+    for row in 7...9 { column[row] = (.none, faintCyan) }
+    #expect(read(faint) == .green)
+    faint.shade = 2
     #expect(faint.problem != nil)
   }
 

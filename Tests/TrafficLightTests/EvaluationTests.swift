@@ -135,8 +135,10 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
       return (cascade?.rule(BrightnessFallback.self), cascade?.rule(FaintLamp.self))
     }
     #expect(rules(.default).0?.lead == 0.05 && rules(.default).0?.disc == 0.05)
+    #expect(rules(.default).0?.tint?.white == 0.2 && rules(.default).1?.shade == 0.25)
     #expect(rules(.default).1?.lead == 1)
     #expect(rules(unbound).0?.lead == nil && rules(unbound).0?.disc == nil && rules(unbound).1?.lead == nil)
+    #expect(rules(unbound).0?.tint == nil && rules(unbound).1?.shade == nil)
     var fits: [Profile] = []
     for start in [Profile.default, unbound] {
       var calibrator = Calibrator(start: start)
@@ -145,6 +147,7 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
       fits.append(calibrator.fit([calibrator.prepare(try LabelledSet.load(folder), name: "s")], name: "f"))
     }
     #expect(rules(fits[0]).0?.lead == 0.05 && rules(fits[0]).0?.disc == 0.05 && rules(fits[0]).1?.lead == 1)
+    #expect(rules(fits[0]).0?.tint == rules(.default).0?.tint && rules(fits[0]).1?.shade == 0.25)
     #expect(fits[0] == fits[1].withEvidenceBounds(of: .default))
   }
 
@@ -355,7 +358,7 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
   @Test(
     .enabled(if: TestPaths.sharedDatasets != nil, "needs ../shared/datasets beside the repository"),
     arguments: [
-      ("mit-crops", 1159, 0), ("carpark-crops", 39, 0), ("sim-crops", 138, 0), ("cinta-crops", 242, 0),
+      ("mit-crops", 1158, 0), ("carpark-crops", 39, 0), ("sim-crops", 138, 0), ("cinta-crops", 242, 0),
     ])
   func defaultProfile_readsTheSharedDatasets_asTheREADMESays(folder: String, correct: Int, redAsGreen: Int)
     throws
@@ -411,6 +414,6 @@ struct NoLightCropsSharedFramesTests {
       }
     }
     #expect(total >= 600, "\(total) crops")
-    #expect(Double(unknown) >= 0.76 * Double(total), "\(unknown) of \(total) read unknown")
+    #expect(Double(unknown) >= 0.82 * Double(total), "\(unknown) of \(total) read unknown")
   }
 }

@@ -38,6 +38,22 @@ public struct CascadeContext: Sendable {
     return score / total * min(1, Double(voters) / Double(max(1, lampPoints)))
   }
 
+  /// The median value (0 to 1) of the centre-line points in the thirds whose lamp is not
+  /// `lamp`: the rest of the light, against which a lit lamp stands out; nil when there are
+  /// none. (For an even count, the mean of the middle two.)
+  ///
+  /// Complexity: O(samples log samples).
+  public func centreLineValue(besides lamp: SignalColor) -> Double? {
+    var values: [UInt8] = []
+    for sample in samples where sample.onCentreLine && self.lamp(inThird: sample.third) != lamp {
+      values.append(sample.value)
+    }
+    guard !values.isEmpty else { return nil }
+    values.sort()
+    let n = values.count
+    return (Double(values[(n - 1) / 2]) + Double(values[n / 2])) / 2 / 255
+  }
+
   /// The lamp `lampOrder` puts in `third` (0 at the top or left), or `nil` for a lamp order
   /// that a profile's `problem` rejects.
   public func lamp(inThird third: Int) -> SignalColor? {

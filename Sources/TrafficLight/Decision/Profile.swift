@@ -76,10 +76,12 @@ public struct Profile: Sendable, Equatable, Codable {
 
   /// The project's best profile: what `traffic-light calibrate --from
   /// profiles/untrained.json` fitted to the shared datasets (with the lamp finder of the
-  /// time, CALIBRATION.md), with two bounds added after the fit, not searched: the brightness
+  /// time, CALIBRATION.md), with bounds added after the fit, not searched: the brightness
   /// fallback names a lamp only when its third leads the next by 5% of full scale or is a
-  /// bright disc in its housing (`BrightnessFallback.lead`, `disc`), and the faint lamp only
-  /// when its third holds more faint points than any other (`FaintLamp.lead`). It reads vertical
+  /// bright disc in its housing (`BrightnessFallback.lead`, `disc`), and its light is white
+  /// or of the lamp's hue (`tint`); the faint lamp only when its third holds more faint points
+  /// than any other (`FaintLamp.lead`) and they are no darker than a quarter of full scale
+  /// below the light's centre line elsewhere (`shade`). It reads vertical
   /// lights: its locator looks for vertical heads only (`oriented(_:)` turns it).
   /// CALIBRATION.md says what each value is for and what its neighbours read.
   public static let `default` = Profile(
@@ -97,8 +99,11 @@ public struct Profile: Sendable, Equatable, Codable {
         WarmPlace(),
         FaintLamp(
           color: .green, lower: 90, upper: 195, saturationFloor: 0.1, valueFloor: 0.2, points: 2,
-          redVeto: HueRange(325, 15), lead: 1),
-        BrightnessFallback(margin: 0, floor: 0.7, lead: 0.05, disc: 0.05),
+          redVeto: HueRange(325, 15), lead: 1, shade: 0.25),
+        BrightnessFallback(
+          margin: 0, floor: 0.7, lead: 0.05, disc: 0.05,
+          tint: LampTint(
+            white: 0.2, red: HueRange(300, 15), yellow: HueRange(15, 65), green: HueRange(90, 195))),
         RedVetoesGreen(),
       ])
   ).oriented(.vertical)

@@ -113,7 +113,8 @@ public struct Calibrator: Sendable {
 
   /// The best profile found for `sets` (restricted to the frames `selected` accepts, by set
   /// index and frame index), named `name`. The evidence the weak rules ask of a lamp (the
-  /// brightness fallback's `lead` and `disc`, the faint lamp's `lead`) are bounds set
+  /// brightness fallback's `lead`, `disc` and `tint`, the faint lamp's `lead` and `shade`)
+  /// are bounds set
   /// after the fit: the search reads without them, and the profile returned has the start's
   /// (searched with the fallback's bound in place, the fit moves to values that read worse
   /// held out: CALIBRATION.md).
@@ -224,7 +225,8 @@ public struct Calibrator: Sendable {
 
 extension Profile {
   /// This profile with the evidence its weak rules ask of a lamp (the brightness fallback's
-  /// `lead` and `disc`, the faint lamp's `lead`) taken from `other`'s rules in the same
+  /// `lead`, `disc` and `tint`, the faint lamp's `lead` and `shade`) taken from `other`'s
+  /// rules in the same
   /// places, or cleared when `other` is nil.
   func withEvidenceBounds(of other: Profile?) -> Profile {
     guard var cascade = decider as? CascadeDecider else { return self }
@@ -233,11 +235,12 @@ extension Profile {
       let source = others.flatMap { $0.indices.contains(index) ? $0[index] : nil }
       if var fallback = rule as? BrightnessFallback {
         let bound = source as? BrightnessFallback
-        (fallback.lead, fallback.disc) = (bound?.lead, bound?.disc)
+        (fallback.lead, fallback.disc, fallback.tint) = (bound?.lead, bound?.disc, bound?.tint)
         return fallback
       }
       if var faint = rule as? FaintLamp {
-        faint.lead = (source as? FaintLamp)?.lead
+        let bound = source as? FaintLamp
+        (faint.lead, faint.shade) = (bound?.lead, bound?.shade)
         return faint
       }
       return rule

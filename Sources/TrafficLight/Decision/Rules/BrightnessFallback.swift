@@ -1,3 +1,5 @@
+import TrafficLightKernels
+
 /// Reads the lit lamp from brightness alone, for lamps so blown out that no hue survives.
 ///
 /// When the answer so far is `unknown`, the lit lamp is the third whose centre-line points
@@ -8,6 +10,9 @@
 /// or the third is a bright disc in its housing, its centre point brighter than the median
 /// of its four corner points (the ends of its first and last rows) by more than `disc`. A sky
 /// or a wall brightening gently down the crop is neither (a steep gradient still leads).
+/// With `tint` set, the lit third must also look like a lamp's light: the mean colour of its
+/// centre-line points white, or tinted with the hue of the lamp it names (`LampTint`). A
+/// blue sky above a dark road is bright, but lit by no lamp.
 public struct BrightnessFallback: CascadeRule, Hashable {
   /// The rule's kind in profile JSON.
   public static let kind = "brightnessFallback"
@@ -23,14 +28,20 @@ public struct BrightnessFallback: CascadeRule, Hashable {
   /// How much brighter (in 0...1 of value) than its third's corners the centre of a lit lamp
   /// leading by no more than `lead` must be.
   public var disc: Double?
+  /// The colours a lit lamp's light may have, or nil for no such test (see the type's
+  /// comment).
+  public var tint: LampTint?
 
   /// The fallback with this brightness margin and floor, and the lamp's evidence (see the
   /// type's comment).
-  public init(margin: Double, floor: Double, lead: Double? = nil, disc: Double? = nil) {
+  public init(
+    margin: Double, floor: Double, lead: Double? = nil, disc: Double? = nil, tint: LampTint? = nil
+  ) {
     self.margin = margin
     self.floor = floor
     self.lead = lead
     self.disc = disc
+    self.tint = tint
   }
 
   /// A margin of -1 switches the rule off.
@@ -50,7 +61,21 @@ public struct BrightnessFallback: CascadeRule, Hashable {
         return nil
       }
     }
+    if let tint, !tint.admits(meanColor(context.samples, third: lit.third), as: lamp) { return nil }
     return CascadeRevision(lamp, confidence: 0.5 * min(1, lit.lead / 0.25))
+  }
+
+  /// The mean blurred colour of the centre-line points of `third`.
+  ///
+  /// Complexity: O(samples).
+  func meanColor(_ samples: [SamplePoint], third: Int) -> PixelColor {
+    var (r, g, b, n) = (0, 0, 0, 0)
+    for sample in samples where sample.onCentreLine && sample.third == third {
+      (r, g, b, n) = (r + Int(sample.color.r), g + Int(sample.color.g), b + Int(sample.color.b), n + 1)
+    }
+    guard n > 0 else { return PixelColor(gray: 0) }
+    let mean = { (sum: Int) in UInt8((sum + n / 2) / n) }
+    return PixelColor(r: mean(r), g: mean(g), b: mean(b))
   }
 
   /// How much brighter (in 0...1 of value) the centre of `third` is than its corners: its
@@ -106,6 +131,60 @@ public struct BrightnessFallback: CascadeRule, Hashable {
     if (lead == nil) != (disc == nil) { return "lead and disc go together" }
     for bound in [lead, disc].compactMap({ $0 }) where !(bound >= 0 && bound <= 1) {
       return "lead and disc must be between 0 and 1"
+    }
+    return tint?.problem
+  }
+}
+
+/// The colours a lit lamp's light may have where it is too bright for the pixel thresholds:
+/// white (saturation at most `white`), or faintly tinted with the lamp's own hue. A blown-out
+/// red lamp's core is white or pink, a green one's white or cyan; a blue sky is neither.
+///
+/// JSON: `{"white": 0.2, "red": {"lower": 300, "upper": 15}, "yellow": {"lower": 15,
+/// "upper": 65}, "green": {"lower": 90, "upper": 195}}` (hue windows as in `HueRange`; their
+/// saturation floors are not used).
+public struct LampTint: Sendable, Hashable, Codable {
+  /// The saturation (0 to 1) at or below which a light is white, of any lamp.
+  public var white: Double
+  /// The hues of a red lamp's tinted light.
+  public var red: HueRange
+  /// The hues of a yellow lamp's tinted light.
+  public var yellow: HueRange
+  /// The hues of a green lamp's tinted light.
+  public var green: HueRange
+
+  /// The tints with this white bound and these hue windows.
+  public init(white: Double, red: HueRange, yellow: HueRange, green: HueRange) {
+    self.white = white
+    self.red = red
+    self.yellow = yellow
+    self.green = green
+  }
+
+  /// Whether `light` may be the light of a lit `lamp`: white, or of the lamp's hue.
+  public func admits(_ light: PixelColor, as lamp: SignalColor) -> Bool {
+    let saturation = light.saturation
+    guard saturation > white else { return true }
+    return window(lamp)?.admits(light, saturation: saturation) ?? false
+  }
+
+  /// `lamp`'s hue window, above the white bound; nil for `unknown`.
+  private func window(_ lamp: SignalColor) -> Tint? {
+    let range: HueRange
+    switch lamp {
+    case .red: range = red
+    case .yellow: range = yellow
+    case .green: range = green
+    case .unknown: return nil
+    }
+    return Tint(lower: range.lower, upper: range.upper, saturationFloor: white, valueFloor: 0)
+  }
+
+  /// What is wrong with the values, if anything.
+  public var problem: String? {
+    guard white >= 0 && white < 1 else { return "tint white must be in 0..<1, not \(white)" }
+    for lamp in [SignalColor.red, .yellow, .green] {
+      if let problem = window(lamp)?.windowProblem { return "tint \(lamp.rawValue) \(problem)" }
     }
     return nil
   }

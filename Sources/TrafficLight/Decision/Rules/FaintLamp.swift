@@ -13,7 +13,10 @@ import TrafficLightKernels
 ///
 /// A faint tint is evidence of a lamp only where it stands out. Foliage or sky behind a crop
 /// tints every third alike; a washed-out lamp tints its own. With `lead` set, the lamp's
-/// third must hold at least `lead` more faint points than any other third.
+/// third must hold at least `lead` more faint points than any other third. A lit lamp is
+/// also no darker than what surrounds it, where foliage under a bright sky is: with `shade`
+/// set, the faint points' mean value must be at least the median value of the other thirds'
+/// centre-line points (`CascadeContext.centreLineValue`) less `shade`.
 public struct FaintLamp: CascadeRule, Hashable, TintWindow {
   /// The rule's kind in profile JSON.
   public static let kind = "faintLamp"
@@ -38,12 +41,15 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
   /// How many more faint points `color`'s third must hold than any other third, or nil for
   /// no such test (see the type's comment).
   public var lead: Int?
+  /// How much darker (in 0...1 of value) than the median point of the other thirds the faint
+  /// points may be on average, or nil for no such test (see the type's comment).
+  public var shade: Double?
 
   /// A faint-lamp rule with these windows and floors (see the type's comment).
   public init(
     color: SignalColor, lower: Double, upper: Double, saturationFloor: Double, valueFloor: Double,
     points: Int,
-    redVeto: HueRange? = nil, lead: Int? = nil
+    redVeto: HueRange? = nil, lead: Int? = nil, shade: Double? = nil
   ) {
     self.color = color
     self.lower = lower
@@ -53,6 +59,7 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
     self.points = points
     self.redVeto = redVeto
     self.lead = lead
+    self.shade = shade
   }
 
   /// Points: 1 is left out of the grid, since red and yellow lights that reach the faint
@@ -71,7 +78,8 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
 
   /// The faint `color` points in `color`'s place; nil when a point in red's place vetoes,
   /// or, with `lead`, when `color`'s place does not hold `lead` more faint points than every
-  /// other third.
+  /// other third, or, with `shade`, when they are darker than the other thirds' median point
+  /// by more than `shade`.
   ///
   /// Complexity: O(samples).
   func faintPoints(_ context: CascadeContext) -> Int? {
@@ -81,6 +89,7 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
         valueFloor: valueFloor)
     }
     var count = 0
+    var faintValue = 0
     var elsewhere = [0, 0, 0]
     for sample in context.samples {
       let lamp = context.lamp(inThird: sample.third)
@@ -88,6 +97,7 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
       if admits(sample.color, saturation: saturation) {
         if lamp == color {
           count += 1
+          faintValue += Int(sample.value)
         } else if elsewhere.indices.contains(sample.third) {
           elsewhere[sample.third] += 1
         }
@@ -95,6 +105,11 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
       if lamp == .red, let veto, veto.admits(sample.color, saturation: saturation) { return nil }
     }
     if let lead, elsewhere.contains(where: { count - $0 < lead }) { return nil }
+    if let shade, count > 0, let around = context.centreLineValue(besides: color),
+      Double(faintValue) / Double(count) / 255 < around - shade
+    {
+      return nil
+    }
     return count
   }
 
@@ -104,6 +119,7 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
     if let problem = windowProblem { return problem }
     if !(1...1000).contains(points) { return "points must be between 1 and 1000, not \(points)" }
     if let lead, !(0...1000).contains(lead) { return "lead must be between 0 and 1000, not \(lead)" }
+    if let shade, !(shade >= 0 && shade <= 1) { return "shade must be between 0 and 1, not \(shade)" }
     if let veto = redVeto {
       if color == .red { return "redVeto cannot keep a red faint lamp off" }
       for bound in [veto.lower, veto.upper] where !(bound >= 0 && bound <= 360) {
