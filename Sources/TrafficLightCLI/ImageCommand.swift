@@ -392,6 +392,7 @@ enum ImageCommand {
         row.counts = primary.result.counts
         row.decidedBy = primary.result.decision.decidedBy
         row.confidence = primary.result.decision.confidence
+        row.evidence = primary.result.light
       } else {
         row.color = .unknown
         row.note = noBox
@@ -406,7 +407,7 @@ enum ImageCommand {
           path: reading.path, region: formatter.showsRegions ? region.result.region : nil,
           color: region.result.color, counts: region.result.counts,
           decidedBy: region.result.decision.decidedBy, confidence: region.result.decision.confidence,
-          damage: reading.damage)
+          damage: reading.damage, evidence: region.result.light)
       }
     }
   }

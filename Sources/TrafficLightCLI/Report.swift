@@ -25,6 +25,9 @@ struct ResultRow {
   var damage: String?
   /// With `--find-lights`: every light found, most confident first.
   var lights: [FoundLight]?
+  /// Where the colour was read: the light the points lay on, and the lit lamp it was placed
+  /// from when the locator saw one.
+  var evidence: LocatedLight?
 }
 
 /// Writes result rows in the chosen format.
@@ -140,6 +143,7 @@ struct ReportFormatter {
       line.add("counts", object: Self.json(row.counts))
       if row.decidedBy != FrameDecision.vote { line.add("decidedBy", row.decidedBy) }
       line.add("confidence", Self.rounded(row.confidence))
+      Self.addLamp(of: row.evidence, to: &line)
     } else {
       line.add("error", row.error ?? "")
       if let smoothed = row.smoothed { line.add("smoothed", smoothed.rawValue) }
@@ -169,6 +173,7 @@ struct ReportFormatter {
           let rule = reading.result.decision.decidedBy
           if rule != FrameDecision.vote { box.add("decidedBy", rule) }
           box.add("confidence", Self.rounded(reading.result.decision.confidence))
+          Self.addLamp(of: reading.result.light, to: &box)
           return box
         })
     }
@@ -212,6 +217,14 @@ struct ReportFormatter {
 
   static func describe(_ region: PixelRegion) -> String {
     "\(region.x),\(region.y),\(region.width),\(region.height)"
+  }
+
+  /// `"lamp"` and `"housing"` (`[x, y, w, h]`, image pixels) when the light read was placed
+  /// from a lit lamp the locator saw; nothing when the region was read whole.
+  static func addLamp(of light: LocatedLight?, to line: inout JSONLine) {
+    guard let light, let lamp = light.lamp else { return }
+    line.add("lamp", integers: [lamp.x, lamp.y, lamp.width, lamp.height])
+    line.add("housing", integers: [light.box.x, light.box.y, light.box.width, light.box.height])
   }
 
   static func json(_ region: PixelRegion) -> JSONLine {

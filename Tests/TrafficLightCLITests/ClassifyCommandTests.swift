@@ -137,6 +137,32 @@ import TrafficLightTestSupport
         """)
   }
 
+  /// jsonl gives the evidence of a reading: the lit lamp the light was placed from and the
+  /// housing read, in the image's pixels; a reading of the region whole (`seed`, or no lamp
+  /// seen) gives neither.
+  @Test func classify_jsonl_saysWhichLampWasRead_andWhere() throws {
+    let folder = try temporaryFolder()
+    var frame = RGBImage(width: 100, height: 150, fill: (120, 160, 220))
+    paste(syntheticLight(lit: .green), into: &frame, x: 40, y: 30)
+    try writePNG(frame, to: folder + "/light.png")
+    try writePNG(RGBImage(width: 40, height: 90, fill: (120, 120, 120)), to: folder + "/grey.png")
+    let run = try traffic("classify", "--format", "jsonl", folder)
+    let objects = try run.stdout.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+    }
+    #expect(objects.count == 2)
+    #expect(objects[0]["color"] as? String == "unknown" && objects[0]["lamp"] == nil)
+    #expect(objects[1]["color"] as? String == "green")
+    let lamp = try #require(objects[1]["lamp"] as? [Int])
+    let housing = try #require(objects[1]["housing"] as? [Int])
+    // The green lamp lies in the bottom third of the 30 by 90 light at (40, 30).
+    #expect(lamp.count == 4 && lamp[0] >= 40 && lamp[0] + lamp[2] <= 70, "\(lamp)")
+    #expect(lamp[1] >= 90 && lamp[1] + lamp[3] <= 120, "\(lamp)")
+    #expect(housing.count == 4 && housing[1] <= lamp[1] && housing[1] + housing[3] >= lamp[1] + lamp[3])
+    let seed = try traffic("classify", "--profile", "seed", "--format", "jsonl", folder)
+    #expect(!seed.stdout.contains("lamp") && !seed.stdout.contains("housing"))
+  }
+
   @Test func classify_roi_readsOnlyThatRectangle() throws {
     let folder = try temporaryFolder()
     var frame = RGBImage(width: 100, height: 90, fill: (120, 160, 220))

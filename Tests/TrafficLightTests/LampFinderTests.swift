@@ -715,6 +715,27 @@ struct LampFinderSharedFramesTests {
     #expect(located.box.y >= 50 && located.box.y < 70, "\(located.box)")
   }
 
+  /// A reading says where it read: the light and the lit lamp it was placed from, in the
+  /// image's pixels (from a region of interest, or from a decoder's region, moved back into
+  /// the image); a profile that reads the region whole names no lamp.
+  @Test func reading_carriesTheLampItWasPlacedFrom_inTheImagesPixels() throws {
+    let frame = syntheticFrame([(.red, 140, 60)])
+    let region = PixelRegion(x: 100, y: 20, width: 110, height: 170)
+    let result = FramePipeline(profile: .default).classify(frame, region: region)
+    #expect(result.color == .red)
+    let light = try #require(result.light)
+    let lamp = try #require(light.lamp)
+    // The red lamp: the top third of the 30 by 90 light at (140, 60), inside its housing.
+    #expect(lamp.x >= 140 && lamp.x + lamp.width <= 170, "\(lamp)")
+    #expect(lamp.y >= 60 && lamp.y + lamp.height <= 90, "\(lamp)")
+    #expect(light.box.x <= lamp.x && light.box.y <= lamp.y, "\(light.box)")
+    #expect(light.box.x + light.box.width >= lamp.x + lamp.width, "\(light.box)")
+    let decoded = DecodedImage(pixels: frame.cropped(to: region), region: region)
+    #expect(FramePipeline(profile: .default).classify(decoded).light == light)
+    #expect(FramePipeline(profile: .seed).classify(frame, region: region).light == LocatedLight(box: region))
+    #expect(FramePipeline(profile: .default).classify(frame, region: region).droppingMap().light == light)
+  }
+
   @Test func profileJSON_namesIt_withOrWithoutAFinder() throws {
     var json =
       try JSONSerialization.jsonObject(with: try JSONEncoder().encode(Profile.default)) as! [String: Any]

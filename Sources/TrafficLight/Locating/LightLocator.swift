@@ -25,17 +25,29 @@ extension LightLocator {
   static func decoded(from decoder: any Decoder) throws -> any LightLocator { try Self(from: decoder) }
 }
 
-/// A light found by a locator: its box in the image's pixels and the way its lamps run.
+/// A light found by a locator: its box in the image's pixels, the way its lamps run, and
+/// the lit lamp it was placed from.
 public struct LocatedLight: Sendable, Equatable {
   /// The light's box, in the image's pixels.
   public var box: PixelRegion
   /// The way the lamps run, or `nil` to keep the profile's.
   public var orientation: Orientation?
+  /// The lit lamp the light was placed from, in the image's pixels; nil when the locator saw
+  /// none (the light is the region itself, as the article reads a crop).
+  public var lamp: PixelRegion?
 
-  /// A light in `box`, its lamps running as `orientation` says (nil: the profile's way).
-  public init(box: PixelRegion, orientation: Orientation? = nil) {
+  /// A light in `box`, its lamps running as `orientation` says (nil: the profile's way),
+  /// placed from the lit `lamp` (nil: none seen).
+  public init(box: PixelRegion, orientation: Orientation? = nil, lamp: PixelRegion? = nil) {
     self.box = box
     self.orientation = orientation
+    self.lamp = lamp
+  }
+
+  /// This light moved `dx` pixels right and `dy` down (into the pixels of a larger image).
+  public func offset(by dx: Int, _ dy: Int) -> LocatedLight {
+    let move = { (r: PixelRegion) in PixelRegion(x: r.x + dx, y: r.y + dy, width: r.width, height: r.height) }
+    return LocatedLight(box: move(box), orientation: orientation, lamp: lamp.map(move))
   }
 }
 
@@ -102,9 +114,7 @@ public struct LitLampRegion: LightLocator {
       let box = light.box.clipped(toWidth: region.width, height: region.height)
     else { return [LocatedLight(box: region)] }
     return [
-      LocatedLight(
-        box: PixelRegion(x: region.x + box.x, y: region.y + box.y, width: box.width, height: box.height),
-        orientation: light.orientation)
+      LocatedLight(box: box, orientation: light.orientation, lamp: light.lamp).offset(by: region.x, region.y)
     ]
   }
 }

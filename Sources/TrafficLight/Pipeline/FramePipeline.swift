@@ -58,13 +58,13 @@ public struct FramePipeline: Sendable {
           }
         }
       }
-      return FrameResult(decision: profile.decide(samples, on: grid), region: area)
+      return FrameResult(decision: profile.decide(samples, on: grid), region: area, light: light)
     }
     let blurred = blur.apply(to: image.cropped(to: box))
     let samples = grid.sample(blurred: blurred, classifier: classifier)
     return FrameResult(
       decision: profile.decide(samples, on: grid), region: area,
-      map: keepingMap ? classifier.classify(blurred) : nil)
+      map: keepingMap ? classifier.classify(blurred) : nil, light: light)
   }
 
   /// The light the profile's locator places in `region` of `image` (clipped to the image;
@@ -84,7 +84,9 @@ public struct FramePipeline: Sendable {
   public func classify(_ decoded: DecodedImage, keepingMap: Bool = false) -> FrameResult {
     guard let region = decoded.region else { return FrameResult(decision: .empty, region: nil) }
     let result = classify(decoded.pixels, keepingMap: keepingMap)
-    return FrameResult(decision: result.decision, region: result.region.map { _ in region }, map: result.map)
+    return FrameResult(
+      decision: result.decision, region: result.region.map { _ in region }, map: result.map,
+      light: result.light?.offset(by: region.x, region.y))
   }
 
   /// Whether blurring only the sampled pixels costs less than blurring the `rows` sampled

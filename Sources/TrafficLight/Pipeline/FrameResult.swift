@@ -13,14 +13,21 @@ public struct FrameResult: Sendable, Equatable {
   public let region: PixelRegion?
   /// Every pixel's class in the region, when it was asked for (for pictures).
   public let map: ClassMap?
+  /// The light the points were read on, in the image's pixels, with the lit lamp it was
+  /// placed from when the locator saw one: the evidence of where the colour was read; `nil`
+  /// when nothing was read.
+  public let light: LocatedLight?
 
-  /// A result: the decision, the region read (nil when none), and the class map if kept.
-  public init(decision: FrameDecision, region: PixelRegion?, map: ClassMap? = nil) {
+  /// A result: the decision, the region read (nil when none), the class map if kept, and
+  /// the light read.
+  public init(decision: FrameDecision, region: PixelRegion?, map: ClassMap? = nil, light: LocatedLight? = nil)
+  {
     self.decision = decision
     self.region = region
     self.map = map
+    self.light = light
   }
 
   /// This result without its class map (which is large), for keeping.
-  public func droppingMap() -> FrameResult { FrameResult(decision: decision, region: region) }
+  public func droppingMap() -> FrameResult { FrameResult(decision: decision, region: region, light: light) }
 }
