@@ -263,6 +263,7 @@ enum StudyCommand: String {
             object.add("answered", point.answered)
             object.add("accuracy", point.accuracy)
             object.add("redCalledGreen", point.redCalledGreen)
+            if let unlitNamed = point.unlitNamed { object.add("unlitNamed", unlitNamed) }
             return object
           })
         if options.misses { line.add("misses", array: misses.map(Self.json)) }
@@ -372,13 +373,16 @@ enum StudyCommand: String {
 
   /// Accuracy against coverage, for people choosing a profile's `minimumConfidence`.
   static func table(_ coverage: [Evaluator.Report.Coverage]) -> String {
+    // With images labelled unknown, a column for how many of them a colour is named on.
+    let unlit = coverage.contains { $0.unlitNamed != nil }
     var lines = ["answering only readings at least this confident (a profile's minimumConfidence):"]
-    lines.append("  confidence  answered  right   red read as green")
+    lines.append("  confidence  answered  right   red read as green" + (unlit ? "  unknown ones named" : ""))
     for point in coverage {
+      let counts = padded(String(point.redCalledGreen), to: unlit ? 17 : 0)
       lines.append(
         "  " + padded(String(format: "%.1f", point.minimumConfidence), to: 10) + "  "
           + padded(percent(point.answered), to: 8) + "  " + padded(percent(point.accuracy), to: 6) + "  "
-          + String(point.redCalledGreen))
+          + (unlit ? counts + "  " + percent(point.unlitNamed ?? 0) : counts))
     }
     return lines.joined(separator: "\n")
   }

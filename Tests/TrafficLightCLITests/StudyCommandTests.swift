@@ -24,6 +24,27 @@ import TrafficLightTestSupport
     #expect(confusion?["green"] == ["red": 0, "yellow": 0, "green": 2, "unknown": 2])
   }
 
+  /// With images labelled unknown, the confidence table says on what share of them a colour
+  /// is named at each threshold (jsonl: `unlitNamed`); without any, it has no such column.
+  @Test func evaluate_coverage_saysHowManyOfTheUnknownOnesAreNamed() throws {
+    let folder = try temporaryFolder()
+    for color in ["red", "unknown"] {
+      try FileManager.default.createDirectory(atPath: folder + "/" + color, withIntermediateDirectories: true)
+    }
+    try writePNG(syntheticLight(lit: .red), to: folder + "/red/lit.png")
+    try writePNG(syntheticLight(lit: .green), to: folder + "/unknown/green.png")
+    try writePNG(syntheticLight(lit: .unknown), to: folder + "/unknown/dark.png")
+    let text = try traffic("evaluate", "--profile", "seed", folder)
+    #expect(text.stdout.contains("  confidence  answered  right   red read as green  unknown ones named\n"))
+    #expect(text.stdout.contains("\n  0.0         100.0%    100.0%  0                  50.0%\n"))
+    let jsonl = try traffic("evaluate", "--profile", "seed", "--format", "jsonl", folder)
+    let object = try JSONSerialization.jsonObject(with: Data(jsonl.stdout.utf8)) as! [String: Any]
+    let coverage = try #require(object["coverage"] as? [[String: Any]])
+    #expect(coverage.first?["unlitNamed"] as? Double == 0.5)
+    let lit = try traffic("evaluate", "--profile", "seed", "SampleFrames/stills")
+    #expect(!lit.stdout.contains("unknown ones named") && !lit.stdout.contains("unlitNamed"))
+  }
+
   @Test func evaluate_misses_namesEachImageReadOtherThanItsLabel() throws {
     let folder = try temporaryFolder()
     for color in SignalColor.byRestrictiveness {

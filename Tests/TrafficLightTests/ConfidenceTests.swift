@@ -70,6 +70,10 @@ import TrafficLightKernels
     #expect(points.map(\.answered) == [0.75, 0.5, 0])
     #expect(points.map(\.accuracy) == [2.0 / 3, 1, 1])
     #expect(points.map(\.redCalledGreen) == [1, 0, 0])
+    // The one image labelled unknown is named red 0.8 sure: named below 0.8, not above.
+    #expect(points.map(\.unlitNamed) == [1, 1, 0])
+    report.outcomes.removeLast()
+    #expect(report.coverage(at: [0]).first?.unlitNamed == nil)
   }
 }
 

@@ -52,20 +52,26 @@ public struct Evaluator: Sendable {
       public let accuracy: Double
       /// Red lights answered green at this threshold.
       public let redCalledGreen: Int
+      /// The share of the images labelled `unknown` (a dark light, no light at all) answered
+      /// with a colour; nil when none is labelled so.
+      public let unlitNamed: Double?
     }
 
     /// Accuracy against coverage: for each threshold, what answering only readings at least
     /// that confident gives.
     public func coverage(at thresholds: [Double]) -> [Coverage] {
       let lit = outcomes.filter { $0.truth != .unknown }
+      let unlit = outcomes.filter { $0.truth == .unknown }
       return thresholds.map { threshold in
-        let answered = lit.filter { $0.read != .unknown && $0.confidence >= threshold }
+        let answers = { (outcome: Outcome) in outcome.read != .unknown && outcome.confidence >= threshold }
+        let answered = lit.filter(answers)
         let right = answered.filter { $0.read == $0.truth }.count
         return Coverage(
           minimumConfidence: threshold,
           answered: lit.isEmpty ? 0 : Double(answered.count) / Double(lit.count),
           accuracy: answered.isEmpty ? 1 : Double(right) / Double(answered.count),
-          redCalledGreen: answered.filter { $0.truth == .red && $0.read == .green }.count)
+          redCalledGreen: answered.filter { $0.truth == .red && $0.read == .green }.count,
+          unlitNamed: unlit.isEmpty ? nil : Double(unlit.count(where: answers)) / Double(unlit.count))
       }
     }
 
