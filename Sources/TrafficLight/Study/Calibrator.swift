@@ -114,10 +114,9 @@ public struct Calibrator: Sendable {
   /// The best profile found for `sets` (restricted to the frames `selected` accepts, by set
   /// index and frame index), named `name`. The evidence the weak rules ask of a lamp (the
   /// brightness fallback's `lead`, `disc` and `tint`, the faint lamp's `lead` and `shade`)
-  /// are bounds set
-  /// after the fit: the search reads without them, and the profile returned has the start's
-  /// (searched with the fallback's bound in place, the fit moves to values that read worse
-  /// held out: CALIBRATION.md).
+  /// are bounds set after the fit: the search reads without them, and the profile returned
+  /// has the start's (searched with the fallback's bound in place, the fit moves to values
+  /// that read worse held out: CALIBRATION.md).
   public func fit(
     _ sets: [PreparedSet], name: String, selected: @escaping (Int, Int) -> Bool = { _, _ in true }
   ) -> Profile {
@@ -226,8 +225,7 @@ public struct Calibrator: Sendable {
 extension Profile {
   /// This profile with the evidence its weak rules ask of a lamp (the brightness fallback's
   /// `lead`, `disc` and `tint`, the faint lamp's `lead` and `shade`) taken from `other`'s
-  /// rules in the same
-  /// places, or cleared when `other` is nil.
+  /// rules in the same places, or cleared when `other` is nil.
   func withEvidenceBounds(of other: Profile?) -> Profile {
     guard var cascade = decider as? CascadeDecider else { return self }
     let others = (other?.decider as? CascadeDecider)?.rules

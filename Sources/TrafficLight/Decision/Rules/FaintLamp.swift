@@ -41,8 +41,9 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
   /// How many more faint points `color`'s third must hold than any other third, or nil for
   /// no such test (see the type's comment).
   public var lead: Int?
-  /// How much darker (in 0...1 of value) than the median point of the other thirds the faint
-  /// points may be on average, or nil for no such test (see the type's comment).
+  /// How much darker (in 0...1 of value) than the median of the other thirds' centre-line
+  /// points the faint points may be on average, or nil for no such test (see the type's
+  /// comment).
   public var shade: Double?
 
   /// A faint-lamp rule with these windows and floors (see the type's comment).
@@ -78,7 +79,7 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
 
   /// The faint `color` points in `color`'s place; nil when a point in red's place vetoes,
   /// or, with `lead`, when `color`'s place does not hold `lead` more faint points than every
-  /// other third, or, with `shade`, when they are darker than the other thirds' median point
+  /// other third, or, with `shade`, when they are darker than the other thirds' centre line
   /// by more than `shade`.
   ///
   /// Complexity: O(samples).
