@@ -44,14 +44,11 @@ public struct CascadeContext: Sendable {
   ///
   /// Complexity: O(samples log samples).
   public func centreLineValue(besides lamp: SignalColor) -> Double? {
-    var values: [UInt8] = []
+    var values: [Int] = []
     for sample in samples where sample.onCentreLine && self.lamp(inThird: sample.third) != lamp {
-      values.append(sample.value)
+      values.append(Int(sample.value))
     }
-    guard !values.isEmpty else { return nil }
-    values.sort()
-    let n = values.count
-    return (Double(values[(n - 1) / 2]) + Double(values[n / 2])) / 2 / 255
+    return values.isEmpty ? nil : medianValue(of: values)
   }
 
   /// The lamp `lampOrder` puts in `third` (0 at the top or left), or `nil` for a lamp order
@@ -59,6 +56,15 @@ public struct CascadeContext: Sendable {
   public func lamp(inThird third: Int) -> SignalColor? {
     lampOrder.indices.contains(third) ? lampOrder[third] : nil
   }
+}
+
+/// The median of point values `values` (0...255, not empty) in 0...1 of full scale; for an
+/// even count, the mean of the middle two.
+///
+/// Complexity: O(n log n).
+func medianValue(of values: [Int]) -> Double {
+  let sorted = values.sorted()
+  return Double(sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2 / 255
 }
 
 /// A rule's answer: the colour, and how sure the rule is of it (0 to 1).

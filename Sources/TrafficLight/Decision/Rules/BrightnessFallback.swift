@@ -113,10 +113,7 @@ public struct BrightnessFallback: CascadeRule, Hashable {
       values[sample.third].append(Int(sample.value))
     }
     guard values.allSatisfy({ !$0.isEmpty }) else { return nil }
-    let medians = values.map { third in
-      let sorted = third.sorted()
-      return Double(sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2 / 255
-    }
+    let medians = values.map(medianValue(of:))
     let ranked = medians.indices.sorted { medians[$0] > medians[$1] }
     let (top, second) = (medians[ranked[0]], medians[ranked[1]])
     guard top - second > margin, top > floor else { return nil }
