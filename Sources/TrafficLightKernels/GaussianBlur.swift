@@ -104,8 +104,7 @@ public struct GaussianBlur: Sendable {
   /// Rows `rows` of the blurred `region` of `image`, as `apply` would compute them for the
   /// image cropped to `region`, bit for bit, at the same level: an image `region.width` wide
   /// and `rows.count` high, whose row k is the region's row `rows[k]`. The form for a
-  /// decision that samples a few rows: the other rows are not blurred (at the `portable`
-  /// level the region is blurred whole and the rows copied out).
+  /// decision that samples a few rows: the other rows are not blurred.
   ///
   /// Complexity: O(rows.count * region.width * radius).
   public func rows(_ rows: [Int], of image: RGBImage, region: PixelRegion) -> RGBImage {
@@ -115,7 +114,10 @@ public struct GaussianBlur: Sendable {
     precondition(rows.allSatisfy { $0 >= 0 && $0 < region.height }, "row outside the region")
     let rowBytes = region.width * 3
     guard !rows.isEmpty else { return RGBImage(width: region.width, height: 0) }
-    guard !isIdentity, effectiveLevel != .portable, region.width > 0 else {
+    if !isIdentity, effectiveLevel == .portable, region.width > 0 {
+      return portableRows(rows, of: image, region: region)
+    }
+    guard !isIdentity, region.width > 0 else {
       let blurred = apply(to: image.cropped(to: region))
       return RGBImage(width: region.width, height: rows.count) { output in
         blurred.read { input in
@@ -137,6 +139,56 @@ public struct GaussianBlur: Sendable {
                 output.baseAddress!, Int32(region.width), Int32(region.height), Int32(radius), w.baseAddress!,
                 scratch.baseAddress!, rows.baseAddress!, Int32(rows.count))
             }
+          }
+        }
+      }
+    }
+  }
+
+  /// `rows(_:of:region:)` by the `portable` form: each row's vertical taps summed into one
+  /// padded row of floats, then the horizontal pass, the multiply-adds of
+  /// `apply(to:stripWidth:)` in the same order, so the same bits.
+  func portableRows(_ rows: [Int], of image: RGBImage, region: PixelRegion) -> RGBImage {
+    let taps = 2 * radius + 1
+    let count = region.width * 3
+    let padding = radius * 3
+    let sums = UnsafeMutablePointer<Float>.allocate(capacity: count + 2 * padding)
+    defer { sums.deallocate() }
+    let into = sums + padding
+    return RGBImage(width: region.width, height: rows.count) { output in
+      image.read { input in
+        weights.withUnsafeBufferPointer { weightBuffer in
+          let w = weightBuffer.baseAddress!
+          let stride = image.width * 3
+          let origin = UnsafeRawPointer(input.baseAddress! + region.y * stride + region.x * 3)
+          for (k, y) in rows.enumerated() {
+            // Source row of tap t: the region's row y - radius + t, clamped to the region.
+            @inline(__always) func source(_ t: Int) -> UnsafeRawPointer {
+              origin + min(max(y - radius + t, 0), region.height - 1) * stride
+            }
+            var i = 0
+            while i + 16 <= count {
+              var s = SIMD16<Float>(repeating: 0)
+              for t in 0..<taps {
+                let bytes = source(t).loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                s = Self.multiplyAdd(
+                  s, SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: bytes)), SIMD16(repeating: w[t]))
+              }
+              s.store(to: UnsafeMutableRawPointer(into), offset: i &* 4)
+              i &+= 16
+            }
+            while i < count {
+              var s: Float = 0
+              for t in 0..<taps {
+                s = Self.multiplyAdd(s, Float(source(t).load(fromByteOffset: i, as: UInt8.self)), w[t])
+              }
+              into[i] = s
+              i &+= 1
+            }
+            Self.replicateLeftEdge(sums, count: padding)
+            Self.replicateRightEdge(sums, after: padding + count, count: padding)
+            Self.horizontalPass(
+              sums, count: count, taps: taps, weights: w, into: output.baseAddress! + k * count)
           }
         }
       }

@@ -92,13 +92,21 @@ import TrafficLightKernels
   }
 
   /// The rows form (`rows`) gives the rows `apply` gives, at each level, on a region of a
-  /// larger image: rows at the region's edges (where the taps clamp), out of order and
-  /// repeated, and none; sigma 0 and a radius past the fixed-point form included.
+  /// larger image and on the whole image (its last row ends the buffer): rows at the
+  /// region's edges (where the taps clamp), out of order and repeated, and none; sigma 0 and
+  /// a radius past the fixed-point form (the `portable` form at every level) included.
   @Test(arguments: KernelLevel.supported)
   func blur_rows_equalApplyOnTheRegion(level: KernelLevel) {
     let image = randomImage(width: 90, height: 70, seed: 13)
-    let region = PixelRegion(x: 13, y: 9, width: 41, height: 33)
     let rows = [0, 1, 5, 16, 31, 32, 16, 2]
+    for region in [
+      PixelRegion(x: 13, y: 9, width: 41, height: 33), PixelRegion(x: 0, y: 0, width: 90, height: 70),
+    ] {
+      blurRows(rows + (region.height > 33 ? [69, 68] : []), of: image, region: region, level: level)
+    }
+  }
+
+  private func blurRows(_ rows: [Int], of image: RGBImage, region: PixelRegion, level: KernelLevel) {
     for sigma in [0, 0.5, 1, 2, 6.0] {
       let blur = GaussianBlur(sigma: sigma, level: level)
       let whole = blur.apply(to: image.cropped(to: region))
@@ -106,7 +114,7 @@ import TrafficLightKernels
       #expect(picked.width == region.width && picked.height == rows.count)
       for (k, y) in rows.enumerated() {
         for x in 0..<region.width where picked[x, k] != whole[x, y] {
-          Issue.record("\(level), sigma \(sigma): row \(y), column \(x) differs from apply")
+          Issue.record("\(level), sigma \(sigma), \(region): row \(y), column \(x) differs from apply")
           return
         }
       }

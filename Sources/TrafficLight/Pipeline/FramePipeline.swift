@@ -91,13 +91,11 @@ public struct FramePipeline: Sendable {
 
   /// Whether blurring only the sampled pixels costs less than blurring the `rows` sampled
   /// rows of `area`: about `taps^2` scalar multiply-adds per sampled channel, against
-  /// `2 * taps` per channel of those rows done 16 at a time (of every row at the `portable`
-  /// level, whose rows form blurs the region whole). Crops take the rows; wide frames, and
-  /// crops read by few points at the `portable` level, take the pixels.
+  /// `2 * taps` per channel of those rows done 16 at a time. Crops take the rows; wide frames
+  /// take the pixels.
   func sparsePathIsCheaper(for area: PixelRegion, grid: SampleGrid, rows: Int) -> Bool {
     let taps = 2 * blur.radius + 1
     let sampled = grid.points * grid.columns
-    let blurredRows = blur.effectiveLevel == .portable ? area.height : rows
-    return sampled * taps * taps * 16 < blurredRows * area.width * 2 * taps
+    return sampled * taps * taps * 16 < rows * area.width * 2 * taps
   }
 }
