@@ -114,9 +114,6 @@ public struct GaussianBlur: Sendable {
     precondition(rows.allSatisfy { $0 >= 0 && $0 < region.height }, "row outside the region")
     let rowBytes = region.width * 3
     guard !rows.isEmpty else { return RGBImage(width: region.width, height: 0) }
-    if !isIdentity, effectiveLevel == .portable, region.width > 0 {
-      return portableRows(rows, of: image, region: region)
-    }
     guard !isIdentity, region.width > 0 else {
       let blurred = apply(to: image.cropped(to: region))
       return RGBImage(width: region.width, height: rows.count) { output in
@@ -128,6 +125,7 @@ public struct GaussianBlur: Sendable {
         }
       }
     }
+    if effectiveLevel == .portable { return portableRows(rows, of: image, region: region) }
     return RGBImage(width: region.width, height: rows.count) { output in
       image.read { input in
         fixedWeights.withUnsafeBufferPointer { w in
