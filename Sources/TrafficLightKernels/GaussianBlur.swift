@@ -164,16 +164,22 @@ public struct GaussianBlur: Sendable {
             @inline(__always) func source(_ t: Int) -> UnsafeRawPointer {
               origin + min(max(y - radius + t, 0), region.height - 1) * stride
             }
-            var i = 0
-            while i + 16 <= count {
-              var s = SIMD16<Float>(repeating: 0)
+            // Channels `i ..< i + V.channels`, each tap's bytes loaded and converted.
+            @inline(__always) func sum<V: BlurLanes>(_: V.Type, at i: Int) {
+              var s = V(repeating: 0)
               for t in 0..<taps {
-                let bytes = source(t).loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-                s = Self.multiplyAdd(
-                  s, SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: bytes)), SIMD16(repeating: w[t]))
+                s = Self.multiplyAdd(s, V.converting(from: source(t), offset: i), V(repeating: w[t]))
               }
               s.store(to: UnsafeMutableRawPointer(into), offset: i &* 4)
+            }
+            var i = 0
+            while i + 16 <= count {
+              sum(SIMD16<Float>.self, at: i)
               i &+= 16
+            }
+            if i + 8 <= count {
+              sum(SIMD8<Float>.self, at: i)
+              i &+= 8
             }
             while i < count {
               var s: Float = 0
@@ -202,7 +208,10 @@ public struct GaussianBlur: Sendable {
   /// source row converted once per strip; each loaded vector feeds the four rows' sums) into
   /// row buffers that reach `radius` pixels past the strip on each side (replicated pixels at
   /// the image's edges); a horizontal pass then reads each row with no clamping in its inner
-  /// loop. Both passes run on `SIMD16<Float>` across the interleaved channels. Working memory
+  /// loop. Both passes run on vectors of float channels (`BlurLanes`): the vertical pass on
+  /// `SIMD8<Float>`, whose four sums fit x86-64's sixteen baseline registers where four
+  /// `SIMD16<Float>` sums spill; the horizontal pass on `SIMD16<Float>`, then one
+  /// `SIMD8<Float>` where at least 8 channels are left. Working memory
   /// is `2 * radius + 8` strip rows of floats, however large the image. Every output channel
   /// is within 1 of a `Double` blur rounded to nearest (Float error is about 1e-5 of a level;
   /// the rest is the final rounding), and the same bit for bit whatever the strips (tested):
@@ -428,9 +437,9 @@ public struct GaussianBlur: Sendable {
         a3.store(to: out, offset: offset &+ 3 &* stride)
       }
       var i = 0
-      while i + 16 <= count {
-        sweep(SIMD16<Float>.self, offset: i &* 4)
-        i &+= 16
+      while i + 8 <= count {
+        sweep(SIMD8<Float>.self, offset: i &* 4)
+        i &+= 8
       }
       while i < count {
         var a: (Float, Float, Float, Float) = (0, 0, 0, 0)
@@ -504,6 +513,10 @@ public struct GaussianBlur: Sendable {
       step(SIMD16<Float>.self, at: i)
       i &+= 16
     }
+    if i + 8 <= count {
+      step(SIMD8<Float>.self, at: i)
+      i &+= 8
+    }
     while i < count {
       var s: Float = 0
       for tap in 0..<taps { s = multiplyAdd(s, padded[i + 3 * tap], weights[tap]) }
@@ -541,6 +554,8 @@ protocol BlurLanes {
   static var channels: Int { get }
   init(repeating: Float)
   static func load(from base: UnsafeRawPointer, offset: Int) -> Self
+  /// The bytes at `base + offset`, one per channel, as floats.
+  static func converting(from base: UnsafeRawPointer, offset: Int) -> Self
   func store(to base: UnsafeMutableRawPointer, offset: Int)
   /// Stores each channel rounded to nearest as a byte, at `base + offset` (see
   /// `GaussianBlur.horizontalPass`).
@@ -558,6 +573,12 @@ extension SIMD16: BlurLanes where Scalar == Float {
   }
 
   @inline(__always)
+  static func converting(from base: UnsafeRawPointer, offset: Int) -> Self {
+    Self(
+      SIMD16<Int32>(truncatingIfNeeded: base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)))
+  }
+
+  @inline(__always)
   func store(to base: UnsafeMutableRawPointer, offset: Int) {
     base.storeBytes(of: self, toByteOffset: offset, as: Self.self)
   }
@@ -571,6 +592,38 @@ extension SIMD16: BlurLanes where Scalar == Float {
     var bytes = SIMD16<UInt8>()
     for lane in 0..<16 { bytes[lane] = UInt8(truncatingIfNeeded: bits[lane]) }
     base.storeBytes(of: bytes, toByteOffset: offset, as: SIMD16<UInt8>.self)
+  }
+
+  @inline(__always)
+  static func multiplyAdd(_ s: Self, _ v: Self, _ w: Self) -> Self {
+    s + v * w
+  }
+}
+
+extension SIMD8: BlurLanes where Scalar == Float {
+  static var channels: Int { 8 }
+
+  @inline(__always)
+  static func load(from base: UnsafeRawPointer, offset: Int) -> Self {
+    base.loadUnaligned(fromByteOffset: offset, as: Self.self)
+  }
+
+  @inline(__always)
+  static func converting(from base: UnsafeRawPointer, offset: Int) -> Self {
+    Self(SIMD8<Int32>(truncatingIfNeeded: base.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)))
+  }
+
+  @inline(__always)
+  func store(to base: UnsafeMutableRawPointer, offset: Int) {
+    base.storeBytes(of: self, toByteOffset: offset, as: Self.self)
+  }
+
+  @inline(__always)
+  func storeRoundedBytes(to base: UnsafeMutableRawPointer, offset: Int) {
+    let bits = unsafeBitCast(self + Self(repeating: GaussianBlur.roundingMagic), to: SIMD8<UInt32>.self)
+    var bytes = SIMD8<UInt8>()
+    for lane in 0..<8 { bytes[lane] = UInt8(truncatingIfNeeded: bits[lane]) }
+    base.storeBytes(of: bytes, toByteOffset: offset, as: SIMD8<UInt8>.self)
   }
 
   @inline(__always)
