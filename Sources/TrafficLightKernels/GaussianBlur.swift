@@ -564,23 +564,30 @@ protocol BlurLanes {
   static func multiplyAdd(_ s: Self, _ v: Self, _ w: Self) -> Self
 }
 
-extension SIMD16: BlurLanes where Scalar == Float {
-  static var channels: Int { 16 }
-
+extension BlurLanes where Self: SIMD, Scalar == Float {
   @inline(__always)
   static func load(from base: UnsafeRawPointer, offset: Int) -> Self {
     base.loadUnaligned(fromByteOffset: offset, as: Self.self)
   }
 
   @inline(__always)
-  static func converting(from base: UnsafeRawPointer, offset: Int) -> Self {
-    Self(
-      SIMD16<Int32>(truncatingIfNeeded: base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)))
+  func store(to base: UnsafeMutableRawPointer, offset: Int) {
+    base.storeBytes(of: self, toByteOffset: offset, as: Self.self)
   }
 
   @inline(__always)
-  func store(to base: UnsafeMutableRawPointer, offset: Int) {
-    base.storeBytes(of: self, toByteOffset: offset, as: Self.self)
+  static func multiplyAdd(_ s: Self, _ v: Self, _ w: Self) -> Self {
+    s + v * w
+  }
+}
+
+extension SIMD16: BlurLanes where Scalar == Float {
+  static var channels: Int { 16 }
+
+  @inline(__always)
+  static func converting(from base: UnsafeRawPointer, offset: Int) -> Self {
+    Self(
+      SIMD16<Int32>(truncatingIfNeeded: base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)))
   }
 
   @inline(__always)
@@ -593,29 +600,14 @@ extension SIMD16: BlurLanes where Scalar == Float {
     for lane in 0..<16 { bytes[lane] = UInt8(truncatingIfNeeded: bits[lane]) }
     base.storeBytes(of: bytes, toByteOffset: offset, as: SIMD16<UInt8>.self)
   }
-
-  @inline(__always)
-  static func multiplyAdd(_ s: Self, _ v: Self, _ w: Self) -> Self {
-    s + v * w
-  }
 }
 
 extension SIMD8: BlurLanes where Scalar == Float {
   static var channels: Int { 8 }
 
   @inline(__always)
-  static func load(from base: UnsafeRawPointer, offset: Int) -> Self {
-    base.loadUnaligned(fromByteOffset: offset, as: Self.self)
-  }
-
-  @inline(__always)
   static func converting(from base: UnsafeRawPointer, offset: Int) -> Self {
     Self(SIMD8<Int32>(truncatingIfNeeded: base.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)))
-  }
-
-  @inline(__always)
-  func store(to base: UnsafeMutableRawPointer, offset: Int) {
-    base.storeBytes(of: self, toByteOffset: offset, as: Self.self)
   }
 
   @inline(__always)
@@ -624,10 +616,5 @@ extension SIMD8: BlurLanes where Scalar == Float {
     var bytes = SIMD8<UInt8>()
     for lane in 0..<8 { bytes[lane] = UInt8(truncatingIfNeeded: bits[lane]) }
     base.storeBytes(of: bytes, toByteOffset: offset, as: SIMD8<UInt8>.self)
-  }
-
-  @inline(__always)
-  static func multiplyAdd(_ s: Self, _ v: Self, _ w: Self) -> Self {
-    s + v * w
   }
 }
