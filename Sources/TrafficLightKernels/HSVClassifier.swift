@@ -78,8 +78,8 @@ public struct HSVThresholds: Sendable, Equatable, Hashable, Codable {
 /// The C levels classify a whole image with `tl_classify_rgb8` (`Sources/CKernels/classify.c`:
 /// a branch-free loop the compiler vectorises for AVX2 and AVX-512; 8 lanes of its vector
 /// types for `generic` and `sse2`, skipping blocks too grey or dark for any class); the `portable`
-/// level, and every single pixel, take the Swift form below, which branches. All give the
-/// same classes.
+/// level, and every single pixel, take the Swift form below, which branches (at `portable`
+/// after the same block test, in Swift SIMD). All give the same classes.
 public struct HSVClassifier: Sendable {
   /// The rules it applies.
   public let thresholds: HSVThresholds
@@ -179,14 +179,33 @@ public struct HSVClassifier: Sendable {
   ) {
     guard level != .portable else {
       let rules = self.rules
-      for i in 0..<count {
-        classes[i] = Self.branchingCode(
-          r: pixels[3 &* i], g: pixels[3 &* i &+ 1], b: pixels[3 &* i &+ 2], rules)
+      let blank = BlankTest(rules)
+      var i = 0
+      while i < count {
+        if i &+ 17 <= count, blank.holds(at: UnsafeRawPointer(pixels + 3 &* i)) {
+          (classes + i).initialize(repeating: 0, count: 16)
+          i &+= 16
+          continue
+        }
+        let end = min(i &+ 16, count)
+        Self.classifyPixels(pixels, i..<end, into: classes, rules)
+        i = end
       }
       return
     }
     var c = rules.c
     tl_classify_rgb8(level.cLevel, pixels, classes, count, &c)
+  }
+
+  /// Pixels `range` of `pixels`, classified by the branching formula.
+  @inline(never)
+  private static func classifyPixels(
+    _ pixels: UnsafePointer<UInt8>, _ range: Range<Int>, into classes: UnsafeMutablePointer<UInt8>,
+    _ rules: Rules
+  ) {
+    for k in range {
+      classes[k] = branchingCode(r: pixels[3 &* k], g: pixels[3 &* k &+ 1], b: pixels[3 &* k &+ 2], rules)
+    }
   }
 
   /// Every pixel of `image`, classified.
@@ -271,6 +290,49 @@ extension HSVClassifier.Rules {
       case .red, .none: red.saturation
       }
     return high > valueLevel && chroma > floor &* high
+  }
+}
+
+/// What a pixel needs for any class, tested on 16 interleaved pixels at once (the C levels'
+/// `blank16`): its largest channel above `value` and its spread (largest less smallest) above
+/// `spread`, the least any saturation floor allows there (`1000 d > floor * max` with
+/// `max > valueLevel` needs `d > floor * (valueLevel + 1) / 1000`).
+private struct BlankTest {
+  let value: SIMD16<UInt8>
+  let spread: SIMD16<UInt8>
+  /// Per third of a block's 48 bytes, the lanes where a pixel starts.
+  let starts: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>)
+
+  init(_ rules: HSVClassifier.Rules) {
+    let value = min(max(rules.valueLevel, 0), 255)
+    let least = rules.lowestSaturation < 0 ? 0 : rules.lowestSaturation * (value + 1) / 1000
+    self.value = SIMD16(repeating: UInt8(value))
+    spread = SIMD16(repeating: UInt8(min(least, 255)))
+    func third(_ t: Int) -> SIMD16<UInt8> {
+      var lanes = SIMD16<UInt8>()
+      for k in 0..<16 where (16 * t + k) % 3 == 0 { lanes[k] = 0xff }
+      return lanes
+    }
+    starts = (third(0), third(1), third(2))
+  }
+
+  /// Whether none of the 16 pixels at `block` can take a class; reads two bytes past them.
+  @inline(__always)
+  func holds(at block: UnsafeRawPointer) -> Bool {
+    @inline(__always) func any(_ offset: Int, _ start: SIMD16<UInt8>) -> SIMD16<UInt8> {
+      let first = block.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+      let second = block.loadUnaligned(fromByteOffset: offset &+ 1, as: SIMD16<UInt8>.self)
+      let last = block.loadUnaligned(fromByteOffset: offset &+ 2, as: SIMD16<UInt8>.self)
+      var high = first.replacing(with: second, where: second .> first)
+      high.replace(with: last, where: last .> high)
+      var low = first.replacing(with: second, where: second .< first)
+      low.replace(with: last, where: last .< low)
+      let lit = (high &- low .> spread) .& (high .> value)
+      return SIMD16<UInt8>(repeating: 0).replacing(with: start, where: lit)
+    }
+    let lanes = any(0, starts.0) | any(16, starts.1) | any(32, starts.2)
+    let halves = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+    return halves[0] | halves[1] == 0
   }
 }
 
