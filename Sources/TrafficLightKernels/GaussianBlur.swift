@@ -363,9 +363,7 @@ public struct GaussianBlur: Sendable {
     var i = 0
     while i + 16 <= count {
       let bytes = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-      out.storeBytes(
-        of: SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: bytes)), toByteOffset: i * 4,
-        as: SIMD16<Float>.self)
+      out.storeBytes(of: SIMD16<Float>.converting(bytes), toByteOffset: i * 4, as: SIMD16<Float>.self)
       i &+= 16
     }
     while i < count {
@@ -554,7 +552,9 @@ protocol BlurLanes {
   static var channels: Int { get }
   init(repeating: Float)
   static func load(from base: UnsafeRawPointer, offset: Int) -> Self
-  /// The bytes at `base + offset`, one per channel, as floats.
+  /// The bytes at `base + offset`, one per channel, as floats: each byte set in the low
+  /// mantissa bits of 2^23, less 2^23, which is exact (the standard library's vector
+  /// conversion from integers was a call, around which the rows form spilled every sum).
   static func converting(from base: UnsafeRawPointer, offset: Int) -> Self
   func store(to base: UnsafeMutableRawPointer, offset: Int)
   /// Stores each channel rounded to nearest as a byte, at `base + offset` (see
@@ -586,8 +586,15 @@ extension SIMD16: BlurLanes where Scalar == Float {
 
   @inline(__always)
   static func converting(from base: UnsafeRawPointer, offset: Int) -> Self {
-    Self(
-      SIMD16<Int32>(truncatingIfNeeded: base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)))
+    converting(base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self))
+  }
+
+  /// `bytes` as floats (see `BlurLanes.converting`).
+  @inline(__always)
+  static func converting(_ bytes: SIMD16<UInt8>) -> Self {
+    let magic = GaussianBlur.roundingMagic
+    let bits = SIMD16<UInt32>(truncatingIfNeeded: bytes) | SIMD16<UInt32>(repeating: magic.bitPattern)
+    return unsafeBitCast(bits, to: Self.self) - Self(repeating: magic)
   }
 
   @inline(__always)
@@ -607,7 +614,10 @@ extension SIMD8: BlurLanes where Scalar == Float {
 
   @inline(__always)
   static func converting(from base: UnsafeRawPointer, offset: Int) -> Self {
-    Self(SIMD8<Int32>(truncatingIfNeeded: base.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)))
+    let magic = GaussianBlur.roundingMagic
+    let bytes = base.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)
+    let bits = SIMD8<UInt32>(truncatingIfNeeded: bytes) | SIMD8<UInt32>(repeating: magic.bitPattern)
+    return unsafeBitCast(bits, to: Self.self) - Self(repeating: magic)
   }
 
   @inline(__always)
