@@ -210,7 +210,8 @@ public struct GaussianBlur: Sendable {
   /// the image's edges); a horizontal pass then reads each row with no clamping in its inner
   /// loop. Both passes run on vectors of float channels (`BlurLanes`): the vertical pass on
   /// `SIMD8<Float>`, whose four sums fit x86-64's sixteen baseline registers where four
-  /// `SIMD16<Float>` sums spill; the horizontal pass on `SIMD16<Float>`, then one
+  /// `SIMD16<Float>` sums spill, its weights kept in every lane; the horizontal pass, which
+  /// adds each pair of taps before one multiply, on `SIMD16<Float>`, then one
   /// `SIMD8<Float>` where at least 8 channels are left. Working memory
   /// is `2 * radius + 8` strip rows of floats, however large the image. Every output channel
   /// is within 1 of a `Double` blur rounded to nearest (Float error is about 1e-5 of a level;
@@ -244,10 +245,13 @@ public struct GaussianBlur: Sendable {
     defer { scratch.deallocate() }
     let ring = scratch
     let padded = scratch + ringRows * ringStride
-    // blockWeights[j * block + q]: the weight of the sweep's source row j in output row q.
-    var blockWeights = [Float](repeating: 0, count: ringRows * block)
+    // blockWeights[j * block + q]: the weight of the sweep's source row j in output row q,
+    // in every lane (the vertical pass multiplies by it as it is).
+    var blockWeights = [SIMD8<Float>](repeating: .zero, count: ringRows * block)
     for j in 0..<ringRows {
-      for q in 0..<block where j - q >= 0 && j - q < taps { blockWeights[j * block + q] = weights[j - q] }
+      for q in 0..<block where j - q >= 0 && j - q < taps {
+        blockWeights[j * block + q] = SIMD8(repeating: weights[j - q])
+      }
     }
 
     return RGBImage(width: width, height: height) { output in
@@ -325,15 +329,19 @@ public struct GaussianBlur: Sendable {
       weights.withUnsafeBufferPointer { w in
         var out: (UInt8, UInt8, UInt8) = (0, 0, 0)
         for channel in 0..<3 {
-          var s: Float = 0
-          for tap in 0..<taps {
+          // The vertical sum of the column `tap - radius` pixels from x.
+          func column(_ tap: Int) -> Float {
             let column = region.x + min(max(x - radius + tap, 0), region.width - 1)
             var v: Float = 0
             for t in 0..<taps {
               let row = region.y + min(max(y - radius + t, 0), region.height - 1)
               v = Self.multiplyAdd(v, Float(bytes[(row * image.width + column) * 3 + channel]), w[t])
             }
-            s = Self.multiplyAdd(s, v, w[tap])
+            return v
+          }
+          var s = column(radius) * w[radius]
+          for k in 1...radius {
+            s = Self.multiplyAdd(s, column(radius - k) + column(radius + k), w[radius + k])
           }
           let value = Self.roundedByte(s)
           switch channel {
@@ -373,7 +381,7 @@ public struct GaussianBlur: Sendable {
   }
 
   /// The vertical sums of `rowsPerSweep` consecutive output rows: source rows
-  /// `top ..< top + ringRows` (clamped to the image) weighted by `weights[j * rowsPerSweep + q]`
+  /// `top ..< top + ringRows` (clamped to the image) weighted by `weights[j * rowsPerSweep + q]` (in every lane)
   /// into row q of `sums` (rows `paddedStride` floats apart); ring row r is at
   /// `ring + r * ringStride`. Each group of 16 channels is
   /// loaded once per source row and accumulated in registers.
@@ -381,7 +389,7 @@ public struct GaussianBlur: Sendable {
   static func verticalSums(
     ring: UnsafeMutablePointer<Float>, ringRows: Int, ringStride: Int, top: Int,
     height: Int,
-    weights: UnsafePointer<Float>, count: Int, into sums: UnsafeMutablePointer<Float>,
+    weights: UnsafePointer<SIMD8<Float>>, count: Int, into sums: UnsafeMutablePointer<Float>,
     paddedStride: Int
   ) {
     withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: ringRows) { rows in
@@ -397,7 +405,7 @@ public struct GaussianBlur: Sendable {
           V.load(from: rows[j], offset: offset)
         }
         @inline(__always) func weight(_ j: Int, _ q: Int) -> V {
-          V(repeating: weights[j &* 4 &+ q])
+          V.load(from: UnsafeRawPointer(weights + (j &* 4 &+ q)), offset: 0)
         }
         // Output row q takes source rows q ..< q + taps: the first three and last three
         // source rows skip the rows whose weight is zero.
@@ -444,10 +452,10 @@ public struct GaussianBlur: Sendable {
         for j in 0..<ringRows {
           let v = rows[j].load(fromByteOffset: i &* 4, as: Float.self)
           let w = weights + j &* 4
-          a.0 = multiplyAdd(a.0, v, w[0])
-          a.1 = multiplyAdd(a.1, v, w[1])
-          a.2 = multiplyAdd(a.2, v, w[2])
-          a.3 = multiplyAdd(a.3, v, w[3])
+          a.0 = multiplyAdd(a.0, v, w[0][0])
+          a.1 = multiplyAdd(a.1, v, w[1][0])
+          a.2 = multiplyAdd(a.2, v, w[2][0])
+          a.3 = multiplyAdd(a.3, v, w[3][0])
         }
         sums[i] = a.0
         sums[i + paddedStride] = a.1
@@ -484,7 +492,9 @@ public struct GaussianBlur: Sendable {
   }
 
   /// Output channel `i` is the weighted sum of padded channels `i + 3 * tap`, rounded to
-  /// nearest and stored as a byte.
+  /// nearest and stored as a byte. The two taps at each distance from the centre are added
+  /// before their one multiply (the weights are symmetric): the centre's product first,
+  /// then the pairs from the nearest out, in every form (`pixel` too).
   ///
   /// Rounding without a float-to-integer conversion (which the standard library does
   /// element by element, with range checks): adding 2^23 to a value in 0...256 leaves the
@@ -498,12 +508,13 @@ public struct GaussianBlur: Sendable {
     let input = UnsafeRawPointer(padded)
     let out = UnsafeMutableRawPointer(output)
     var i = 0
+    let radius = taps / 2
     // Output channels `i ..< i + V.channels`.
-    @inline(__always) func step<V: BlurLanes>(_: V.Type, at i: Int) {
-      var s = V(repeating: 0)
-      for tap in 0..<taps {
-        let v = V.load(from: input, offset: (i &+ 3 &* tap) &* 4)
-        s = multiplyAdd(s, v, V(repeating: weights[tap]))
+    @inline(__always) func step<V: BlurLanes & SIMD>(_: V.Type, at i: Int) where V.Scalar == Float {
+      @inline(__always) func load(_ tap: Int) -> V { V.load(from: input, offset: (i &+ 3 &* tap) &* 4) }
+      var s = load(radius) * V(repeating: weights[radius])
+      for k in 1...radius {
+        s = multiplyAdd(s, load(radius &- k) + load(radius &+ k), V(repeating: weights[radius &+ k]))
       }
       s.storeRoundedBytes(to: out, offset: i)
     }
@@ -516,8 +527,10 @@ public struct GaussianBlur: Sendable {
       i &+= 8
     }
     while i < count {
-      var s: Float = 0
-      for tap in 0..<taps { s = multiplyAdd(s, padded[i + 3 * tap], weights[tap]) }
+      var s = padded[i + 3 * radius] * weights[radius]
+      for k in 1...radius {
+        s = multiplyAdd(s, padded[i + 3 * (radius - k)] + padded[i + 3 * (radius + k)], weights[radius + k])
+      }
       output[i] = roundedByte(s)
       i &+= 1
     }
