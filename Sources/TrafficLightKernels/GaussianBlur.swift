@@ -381,10 +381,10 @@ public struct GaussianBlur: Sendable {
   }
 
   /// The vertical sums of `rowsPerSweep` consecutive output rows: source rows
-  /// `top ..< top + ringRows` (clamped to the image) weighted by `weights[j * rowsPerSweep + q]` (in every lane)
-  /// into row q of `sums` (rows `paddedStride` floats apart); ring row r is at
-  /// `ring + r * ringStride`. Each group of 16 channels is
-  /// loaded once per source row and accumulated in registers.
+  /// `top ..< top + ringRows` (clamped to the image) weighted by `weights[j * rowsPerSweep + q]`
+  /// (the weight in every lane) into row q of `sums` (rows `paddedStride` floats apart); ring
+  /// row r is at `ring + r * ringStride`. Each group of 8 channels is loaded once per source
+  /// row and accumulated in registers.
   @inline(__always)
   static func verticalSums(
     ring: UnsafeMutablePointer<Float>, ringRows: Int, ringStride: Int, top: Int,
