@@ -248,12 +248,17 @@ public struct HSVClassifier: Sendable {
     var (first, second) = (either, either)
     image.read { bytes in
       either.withUnsafeBytes { codes in
-        forEachNonZeroByte(in: codes) { i in
-          let (r, g, b) = (Int32(bytes[3 * i]), Int32(bytes[3 * i + 1]), Int32(bytes[3 * i + 2]))
-          let high = max(r, g, b)
-          let chroma = 1000 * (high - min(r, g, b))
-          if !mine.passesFloors(of: either[i], high: high, chroma: chroma) { first[i] = .none }
-          if !theirs.passesFloors(of: either[i], high: high, chroma: chroma) { second[i] = .none }
+        first.withUnsafeMutableBufferPointer { first in
+          second.withUnsafeMutableBufferPointer { second in
+            forEachNonZeroByte(in: codes) { i in
+              let (r, g, b) = (Int32(bytes[3 * i]), Int32(bytes[3 * i + 1]), Int32(bytes[3 * i + 2]))
+              let high = max(r, g, b)
+              let chroma = 1000 * (high - min(r, g, b))
+              let pixelClass = either[i]
+              if !mine.passesFloors(of: pixelClass, high: high, chroma: chroma) { first[i] = .none }
+              if !theirs.passesFloors(of: pixelClass, high: high, chroma: chroma) { second[i] = .none }
+            }
+          }
         }
       }
     }
