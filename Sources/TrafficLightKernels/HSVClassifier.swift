@@ -197,7 +197,8 @@ public struct HSVClassifier: Sendable {
     tl_classify_rgb8(level.cLevel, pixels, classes, count, &c)
   }
 
-  /// Pixels `range` of `pixels`, classified by the branching formula.
+  /// Pixels `range` of `pixels`, classified by the branching formula. Out of line so that
+  /// the formula is inlined here: written in the block loop, it was a call a pixel.
   @inline(never)
   private static func classifyPixels(
     _ pixels: UnsafePointer<UInt8>, _ range: Range<Int>, into classes: UnsafeMutablePointer<UInt8>,
