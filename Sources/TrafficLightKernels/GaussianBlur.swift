@@ -164,7 +164,7 @@ public struct GaussianBlur: Sendable {
             @inline(__always) func source(_ t: Int) -> UnsafeRawPointer {
               origin + min(max(y - radius + t, 0), region.height - 1) * stride
             }
-            // Channels `i ..< i + V.channels`, each tap's bytes loaded and converted.
+            // Channels `i ..< i + V.scalarCount`, each tap's bytes loaded and converted.
             @inline(__always) func sum<V: BlurLanes>(_: V.Type, at i: Int) {
               var s = V(repeating: 0)
               for t in 0..<taps {
@@ -399,7 +399,7 @@ public struct GaussianBlur: Sendable {
       }
       let out = UnsafeMutableRawPointer(sums)
       let stride = paddedStride &* 4
-      // The channels `offset / 4 ..< offset / 4 + V.channels` of the four output rows.
+      // The channels `offset / 4 ..< offset / 4 + V.scalarCount` of the four output rows.
       @inline(__always) func sweep<V: BlurLanes>(_: V.Type, offset: Int) {
         @inline(__always) func load(_ j: Int) -> V {
           V.load(from: rows[j], offset: offset)
@@ -509,8 +509,8 @@ public struct GaussianBlur: Sendable {
     let out = UnsafeMutableRawPointer(output)
     var i = 0
     let radius = taps / 2
-    // Output channels `i ..< i + V.channels`.
-    @inline(__always) func step<V: BlurLanes & SIMD>(_: V.Type, at i: Int) where V.Scalar == Float {
+    // Output channels `i ..< i + V.scalarCount`.
+    @inline(__always) func step<V: BlurLanes>(_: V.Type, at i: Int) {
       @inline(__always) func load(_ tap: Int) -> V { V.load(from: input, offset: (i &+ 3 &* tap) &* 4) }
       var s = load(radius) * V(repeating: weights[radius])
       for k in 1...radius {
@@ -559,11 +559,9 @@ public struct GaussianBlur: Sendable {
   }
 }
 
-/// A group of float channels the portable blur's passes work on at once.
-protocol BlurLanes {
-  /// How many float channels a value holds.
-  static var channels: Int { get }
-  init(repeating: Float)
+/// A group of float channels the portable blur's passes work on at once (`scalarCount` of
+/// them).
+protocol BlurLanes: SIMD where Scalar == Float {
   static func load(from base: UnsafeRawPointer, offset: Int) -> Self
   /// The bytes at `base + offset`, one per channel, as floats: each byte set in the low
   /// mantissa bits of 2^23, less 2^23, which is exact (the standard library's vector
@@ -577,7 +575,7 @@ protocol BlurLanes {
   static func multiplyAdd(_ s: Self, _ v: Self, _ w: Self) -> Self
 }
 
-extension BlurLanes where Self: SIMD, Scalar == Float {
+extension BlurLanes {
   @inline(__always)
   static func load(from base: UnsafeRawPointer, offset: Int) -> Self {
     base.loadUnaligned(fromByteOffset: offset, as: Self.self)
@@ -595,8 +593,6 @@ extension BlurLanes where Self: SIMD, Scalar == Float {
 }
 
 extension SIMD16: BlurLanes where Scalar == Float {
-  static var channels: Int { 16 }
-
   @inline(__always)
   static func converting(from base: UnsafeRawPointer, offset: Int) -> Self {
     converting(base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self))
@@ -623,8 +619,6 @@ extension SIMD16: BlurLanes where Scalar == Float {
 }
 
 extension SIMD8: BlurLanes where Scalar == Float {
-  static var channels: Int { 8 }
-
   @inline(__always)
   static func converting(from base: UnsafeRawPointer, offset: Int) -> Self {
     let magic = GaussianBlur.roundingMagic
