@@ -370,8 +370,8 @@ public struct GaussianBlur: Sendable {
     let out = UnsafeMutableRawPointer(row)
     var i = 0
     while i + 16 <= count {
-      let bytes = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-      out.storeBytes(of: SIMD16<Float>.converting(bytes), toByteOffset: i * 4, as: SIMD16<Float>.self)
+      out.storeBytes(
+        of: SIMD16<Float>.converting(from: raw, offset: i), toByteOffset: i * 4, as: SIMD16<Float>.self)
       i &+= 16
     }
     while i < count {
@@ -590,20 +590,20 @@ extension BlurLanes {
   static func multiplyAdd(_ s: Self, _ v: Self, _ w: Self) -> Self {
     s + v * w
   }
+
+  /// Bytes widened to 32-bit lanes, as floats: the trick `converting(from:offset:)` names.
+  @inline(__always)
+  static func converting<Wide: SIMD>(widened bytes: Wide) -> Self where Wide.Scalar == UInt32 {
+    let magic = GaussianBlur.roundingMagic
+    return unsafeBitCast(bytes | Wide(repeating: magic.bitPattern), to: Self.self) - Self(repeating: magic)
+  }
 }
 
 extension SIMD16: BlurLanes where Scalar == Float {
   @inline(__always)
   static func converting(from base: UnsafeRawPointer, offset: Int) -> Self {
-    converting(base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self))
-  }
-
-  /// `bytes` as floats (see `BlurLanes.converting`).
-  @inline(__always)
-  static func converting(_ bytes: SIMD16<UInt8>) -> Self {
-    let magic = GaussianBlur.roundingMagic
-    let bits = SIMD16<UInt32>(truncatingIfNeeded: bytes) | SIMD16<UInt32>(repeating: magic.bitPattern)
-    return unsafeBitCast(bits, to: Self.self) - Self(repeating: magic)
+    let bytes = base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+    return converting(widened: SIMD16<UInt32>(truncatingIfNeeded: bytes))
   }
 
   @inline(__always)
@@ -621,10 +621,8 @@ extension SIMD16: BlurLanes where Scalar == Float {
 extension SIMD8: BlurLanes where Scalar == Float {
   @inline(__always)
   static func converting(from base: UnsafeRawPointer, offset: Int) -> Self {
-    let magic = GaussianBlur.roundingMagic
     let bytes = base.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)
-    let bits = SIMD8<UInt32>(truncatingIfNeeded: bytes) | SIMD8<UInt32>(repeating: magic.bitPattern)
-    return unsafeBitCast(bits, to: Self.self) - Self(repeating: magic)
+    return converting(widened: SIMD8<UInt32>(truncatingIfNeeded: bytes))
   }
 
   @inline(__always)
