@@ -13,13 +13,14 @@ import CKernels
 /// is the identity, and so is any sigma whose square is 0 in `Double`. Every output channel is within 1 of a `Double` blur rounded to nearest,
 /// at every `KernelLevel` (tested).
 ///
-/// Two forms compute it. The C levels (`generic`, `sse2`, `avx2`, `avx512`) run a fixed-point
-/// blur on 16-bit lanes (`tl_blur_rgb8` in `Sources/CKernels/include/kernels.h`): the
-/// weights in units of 2^-16 (`fixedWeights`), the taps at the same distance added before
-/// their one multiply, 7 fractional bits kept between the passes; they give the same bits
-/// as one another. The `portable` level, and every level when the radius passes
-/// `TL_BLUR_MAX_RADIUS` (sigma above 16/3), runs the Swift SIMD form in `Float`, described
-/// at `apply(to:stripWidth:)`.
+/// Two arithmetics compute it. Up to a radius of `TL_BLUR_MAX_RADIUS` (sigma 16/3), every
+/// level runs a fixed-point blur on 16-bit lanes (`tl_blur_rgb8` in
+/// `Sources/CKernels/include/kernels.h`): the weights in units of 2^-16 (`fixedWeights`), the
+/// taps at the same distance added before their one multiply, 7 fractional bits kept
+/// between the passes. The C levels (`generic`, `sse2`, `avx2`, `avx512`) run it in C, the
+/// `portable` level in Swift SIMD (`fixedPointRows`); all give the same bits. Past that
+/// radius every level runs the Swift SIMD form in `Float`, described at
+/// `apply(to:stripWidth:)`.
 public struct GaussianBlur: Sendable {
   /// The standard deviation, in pixels (0: no blur).
   public let sigma: Double
@@ -74,7 +75,8 @@ public struct GaussianBlur: Sendable {
     }
   }
 
-  /// The level that runs: `level`, or `portable` where the fixed-point form does not apply.
+  /// The level that runs: `level`, or `portable` (the `Float` form) where the fixed-point
+  /// form does not apply.
   public var effectiveLevel: KernelLevel { fixedWeights.isEmpty ? .portable : level }
 
   /// Whether the blur leaves every image as it is (sigma 0, or side weights that round to
@@ -86,9 +88,14 @@ public struct GaussianBlur: Sendable {
   /// Complexity: O(width * height * radius).
   public func apply(to image: RGBImage) -> RGBImage {
     guard !isIdentity, image.pixelCount > 0 else { return image }
-    guard effectiveLevel != .portable else { return apply(to: image, stripWidth: Self.stripWidth) }
+    guard !fixedWeights.isEmpty else { return apply(to: image, stripWidth: Self.stripWidth) }
     return RGBImage(width: image.width, height: image.height) { output in
       image.read { input in
+        guard level != .portable else {
+          return fixedPointRows(
+            of: input.baseAddress!, stride: image.width * 3, width: image.width, height: image.height,
+            rows: nil, into: output.baseAddress!)
+        }
         fixedWeights.withUnsafeBufferPointer { w in
           let count = tl_blur_scratch_count(Int32(image.width), Int32(radius))
           withUnsafeTemporaryAllocation(of: UInt16.self, capacity: count) { scratch in
@@ -125,9 +132,14 @@ public struct GaussianBlur: Sendable {
         }
       }
     }
-    if effectiveLevel == .portable { return portableRows(rows, of: image, region: region) }
+    if fixedWeights.isEmpty { return floatRows(rows, of: image, region: region) }
     return RGBImage(width: region.width, height: rows.count) { output in
       image.read { input in
+        guard level != .portable else {
+          return fixedPointRows(
+            of: input.baseAddress! + (region.y * image.width + region.x) * 3, stride: image.width * 3,
+            width: region.width, height: region.height, rows: rows, into: output.baseAddress!)
+        }
         fixedWeights.withUnsafeBufferPointer { w in
           rows.map { Int32($0) }.withUnsafeBufferPointer { rows in
             let count = tl_blur_scratch_count(Int32(region.width), Int32(radius))
@@ -143,10 +155,10 @@ public struct GaussianBlur: Sendable {
     }
   }
 
-  /// `rows(_:of:region:)` by the `portable` form: each row's vertical taps summed into one
+  /// `rows(_:of:region:)` by the `Float` form: each row's vertical taps summed into one
   /// padded row of floats, then the horizontal pass, the multiply-adds of
   /// `apply(to:stripWidth:)` in the same order, so the same bits.
-  func portableRows(_ rows: [Int], of image: RGBImage, region: PixelRegion) -> RGBImage {
+  func floatRows(_ rows: [Int], of image: RGBImage, region: PixelRegion) -> RGBImage {
     let taps = 2 * radius + 1
     let count = region.width * 3
     let padding = radius * 3
@@ -199,8 +211,8 @@ public struct GaussianBlur: Sendable {
     }
   }
 
-  /// The blurred image by the `portable` form, worked in vertical strips of `stripWidth`
-  /// pixels, whatever `level` says.
+  /// The blurred image by the `Float` form (the form past the fixed-point radius), worked in
+  /// vertical strips of `stripWidth` pixels, whatever `level` says.
   ///
   /// The image is cut into vertical strips, so that a strip's working rows stay in the
   /// first-level cache. Down each strip, four output rows at a time, a vertical pass sums the
@@ -311,10 +323,17 @@ public struct GaussianBlur: Sendable {
   {
     precondition(x >= 0 && x < region.width && y >= 0 && y < region.height, "pixel outside the region")
     guard !isIdentity else { return image[region.x + x, region.y + y] }
-    if effectiveLevel != .portable {
+    if !fixedWeights.isEmpty {
       return image.read { bytes in
-        fixedWeights.withUnsafeBufferPointer { w in
-          let origin = bytes.baseAddress! + (region.y * image.width + region.x) * 3
+        let origin = bytes.baseAddress! + (region.y * image.width + region.x) * 3
+        guard level != .portable else {
+          @inline(__always) func channel(_ c: Int) -> UInt8 {
+            fixedPointChannel(
+              c, x: x, y: y, of: origin, stride: image.width * 3, width: region.width, height: region.height)
+          }
+          return (channel(0), channel(1), channel(2))
+        }
+        return fixedWeights.withUnsafeBufferPointer { w in
           @inline(__always) func channel(_ c: Int32) -> UInt8 {
             tl_blur_rgb8_channel(
               origin, image.width * 3, Int32(region.width), Int32(region.height), Int32(radius),

@@ -10,13 +10,13 @@ import CKernels
 ///
 /// The package is built for its architecture's baseline (no build flags), and the C kernels
 /// (`Sources/CKernels`) carry one copy per x86-64 instruction set, each compiled with that
-/// set's `target` attribute; `best` picks the highest the CPU runs, once, at first use. All
-/// the C levels compute the same bits (integer arithmetic only: tested). `portable` is the
-/// Swift SIMD form, in `Float`: within 1 of the same reference as the others, but not the
-/// same bits as they.
+/// set's `target` attribute; `best` picks the highest the CPU runs, once, at first use.
+/// `portable` is the same arithmetic written in Swift SIMD types, with no C. Every level
+/// computes the same bits (integer arithmetic only: tested); they differ in speed only. (A
+/// blur whose radius passes the fixed-point form's limit runs in `Float` at every level: see
+/// `GaussianBlur`.)
 public enum KernelLevel: String, Sendable, CaseIterable, Comparable {
-  /// Swift SIMD types, compiled for the architecture's baseline; the form for sigmas whose
-  /// radius passes the fixed-point blur's limit (above 16, sigma above 16/3).
+  /// Swift SIMD types, compiled for the architecture's baseline, no C.
   case portable
   /// C for the architecture's baseline, in 8 lanes of the compiler's own vector types (NEON
   /// on arm64, SSE2 on x86-64): the C form on CPUs other than x86-64 (arm64, for one).
