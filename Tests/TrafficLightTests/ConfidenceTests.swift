@@ -100,6 +100,40 @@ import TrafficLightKernels
     #expect(vetoing.decide(redAndYellow, on: grid).color == .red)
   }
 
+  /// With `unlitRatio`, a red point under that share of the brightest green point in green's
+  /// place is an unlit lens beside a lit green lamp, and does not veto; a brighter red point
+  /// does, and so does any red point where no green point is in green's place.
+  @Test func aRedPointAsDimAsAnUnlitLens_besideAGreenLamp_doesNotVeto() {
+    let grid = SampleGrid(points: 9)
+    let rule = RedVetoesGreen(unlitRatio: 0.8)
+    #expect(rule.problem == nil && RedVetoesGreen(unlitRatio: 0).problem != nil)
+    let dim = PixelColor(r: 100, g: 20, b: 20)
+    let bright = PixelColor(r: 230, g: 20, b: 20)
+    let lamp = PixelColor(r: 0, g: 250, b: 180)
+    // Rows 1...9 of 10: red's third, then yellow's, then green's.
+    func decide(_ rows: [(PixelClass, PixelColor)], rule: RedVetoesGreen) -> FrameDecision {
+      let samples = grid.sample(width: 1, height: 10) { _, y in
+        y >= 1 && y <= rows.count ? rows[y - 1] : (.none, PixelColor(gray: 30))
+      }
+      return CascadeDecider(rules: [rule]).decide(samples, on: grid)
+    }
+    let off = (PixelClass.none, PixelColor(gray: 30))
+    let unlitRed = [
+      (PixelClass.red, dim), off, off, off, off, off, (.green, lamp), (.green, lamp), (.green, lamp),
+    ]
+    #expect(decide(unlitRed, rule: rule).color == .green)
+    #expect(
+      decide(unlitRed, rule: RedVetoesGreen()).color == .unknown, "every red point vetoes without the ratio")
+    var litRed = unlitRed
+    litRed[0] = (.red, bright)
+    #expect(decide(litRed, rule: rule).color == .unknown)
+    // The green points in yellow's place, none in green's: no green lamp to be dim beside.
+    let displaced = [
+      (PixelClass.red, dim), off, off, (.green, lamp), (.green, lamp), (.green, lamp), off, off, off,
+    ]
+    #expect(decide(displaced, rule: rule).color != .green)
+  }
+
   @Test func theDefaultProfile_neverAnswersGreen_withARedPointVoting() throws {
     let cascade = try #require(Profile.default.decider as? CascadeDecider)
     #expect(cascade.rule(RedVetoesGreen.self) != nil)

@@ -53,6 +53,30 @@ import TrafficLightTestSupport
     #expect(Set(finder.find(in: apart).map(\.color)) == [.red, .green])
   }
 
+  /// A sunlit green light's unlit red lens shows as a dim red patch in line with its lamp
+  /// (here a small glint, whose own unlit neighbours fall on the housing): a red candidate
+  /// under `unlitRatio` of the green lamp's brightness is that lens and keeps no green light
+  /// off; the same patch bright keeps it off.
+  @Test func aGreenLampBelowADimRedLens_isGreen_andBelowALitRedLamp_isNot() throws {
+    let finder = LampFinder()
+    func head(red: (UInt8, UInt8, UInt8)) -> RGBImage {
+      var head = syntheticLight(lit: .green)
+      for y in 0..<30 {
+        for x in 0..<30 where (x - 15) * (x - 15) + (y - 20) * (y - 20) <= 25 { head[x, y] = red }
+      }
+      var frame = syntheticFrame()
+      paste(head, into: &frame, x: 150, y: 20)
+      return frame
+    }
+    let unlit = head(red: (110, 20, 22))
+    // The dim lens is a red candidate sure enough to veto a green lamp in line with it.
+    let lens = try #require(finder.candidates(in: unlit).first { $0.light.color == .red }, "no red candidate")
+    #expect(lens.light.confidence >= finder.minimumConfidence / 2, "\(lens.light)")
+    #expect(finder.find(in: unlit).contains { $0.color == .green }, "\(finder.find(in: unlit))")
+    let litFrame = head(red: (255, 10, 10))
+    #expect(!finder.find(in: litFrame).contains { $0.color == .green })
+  }
+
   /// An orange lamp reads yellow at its centre and red at its rim: red and yellow pixels that
   /// touch are one lamp, of the colour of its most saturated pixel. A red lamp whose centre
   /// is a large orange-yellow disc (its red rim a thin ring, too sparse to be a lamp alone) is

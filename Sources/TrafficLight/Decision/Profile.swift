@@ -104,7 +104,7 @@ public struct Profile: Sendable, Equatable, Codable {
           margin: 0, floor: 0.7, lead: 0.05, disc: 0.05,
           tint: LampTint(
             white: 0.2, red: HueRange(300, 15), yellow: HueRange(15, 65), green: HueRange(90, 195))),
-        RedVetoesGreen(),
+        RedVetoesGreen(unlitRatio: 0.8),
       ])
   ).oriented(.vertical)
 

@@ -33,6 +33,9 @@ public struct LampMeasurements: Sendable, Equatable {
   /// of side 3 d around the lamp.
   public let values: [Double]
 
+  /// The lamp patch's mean value (its pixels' largest channel), 0 to 1.
+  public var value: Double { values[6] }
+
   /// Measurements given in the order of `names` (one value per name).
   public init(values: [Double]) {
     precondition(values.count == Self.names.count, "one value per measurement name")

@@ -174,20 +174,24 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// several overlap. Red and green evidence together never answer green: a green light
   /// with a red candidate lamp at least half `minimumConfidence` sure in line beside its
   /// lamp, within two lamp pitches (a red lamp lit with a green arrow, a head lit both ways),
-  /// is dropped, and what it had hidden stays hidden.
+  /// is dropped, and what it had hidden stays hidden. A red candidate whose mean value is at
+  /// most `unlitRatio` of the green lamp's is as dim beside it as an unlit lamp is (a sunlit
+  /// green light's unlit red lens) and drops nothing.
   ///
   /// Complexity: O(pixels * blur radius).
   public func find(in image: RGBImage) -> [FoundLight] {
     let patches = candidatesByPatch(in: image)
-    let lights = patches.compactMap { patch in
-      patch.first { $0.light.confidence >= minimumConfidence }?.light
+    let chosen = patches.compactMap { patch in patch.first { $0.light.confidence >= minimumConfidence } }
+    let reds = patches.joined().filter { candidate in
+      candidate.light.color == .red && candidate.light.confidence >= minimumConfidence / 2
     }
-    let redLamps = Array(
-      patches.joined().lazy.map(\.light).filter { light in
-        light.color == .red && light.confidence >= minimumConfidence / 2
-      }.map(\.lamp))
-    return Self.keepingOnePerLight(lights).filter { light in
-      light.color != .green || !redLamps.contains { light.lamp.isInLine(with: $0, within: 2 * lampPitch) }
+    return Self.keepingOnePerLight(chosen.map(\.light)).filter { light in
+      guard light.color == .green else { return true }
+      let value = chosen.first { $0.light == light }?.measurements.value ?? 0
+      return !reds.contains { red in
+        light.lamp.isInLine(with: red.light.lamp, within: 2 * lampPitch)
+          && red.measurements.value > unlitRatio * value
+      }
     }
   }
 
