@@ -81,7 +81,9 @@ public struct Profile: Sendable, Equatable, Codable {
   /// bright disc in its housing (`BrightnessFallback.lead`, `disc`), and its light is white
   /// or of the lamp's hue (`tint`); the faint lamp only when its third holds more faint points
   /// than any other (`FaintLamp.lead`) and they are no darker than a quarter of full scale
-  /// below the light's centre line elsewhere (`shade`). It reads vertical
+  /// below the light's centre line elsewhere (`shade`); and a red point as dim beside a lit
+  /// green lamp as an unlit lens does not veto green (`RedVetoesGreen.unlitRatio`, the
+  /// finder's `unlitRatio`). It reads vertical
   /// lights: its locator looks for vertical heads only (`oriented(_:)` turns it).
   /// CALIBRATION.md says what each value is for and what its neighbours read.
   public static let `default` = Profile(
