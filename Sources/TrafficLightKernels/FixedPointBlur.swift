@@ -105,6 +105,12 @@ extension GaussianBlur {
     SIMD8(truncatingIfNeeded: (SIMD8<UInt32>(truncatingIfNeeded: a) &* SIMD8(truncatingIfNeeded: b)) &>> 16)
   }
 
+  /// The high half of a 16-bit product: one lane of `highProduct`, for the scalar tails.
+  @inline(__always)
+  static func highProduct(_ a: UInt16, _ b: UInt16) -> UInt16 {
+    UInt16(truncatingIfNeeded: (UInt32(a) &* UInt32(b)) &>> 16)
+  }
+
   /// The 8 bytes at `p + offset`, widened.
   @inline(__always)
   static func bytes(_ p: UnsafePointer<UInt8>, _ offset: Int) -> SIMD8<UInt16> {
@@ -231,12 +237,9 @@ extension GaussianBlur {
     _ tap: UnsafeMutablePointer<UnsafePointer<UInt8>>, radius: Int, weights: UnsafePointer<UInt16>,
     bias: UInt16, at i: Int
   ) -> UInt16 {
-    @inline(__always) func high(_ a: UInt16, _ b: UInt16) -> UInt16 {
-      UInt16(truncatingIfNeeded: (UInt32(a) &* UInt32(b)) &>> 16)
-    }
-    var s = bias &+ high(UInt16(tap[0][i]) &<< 7, weights[0])
+    var s = bias &+ highProduct(UInt16(tap[0][i]) &<< 7, weights[0])
     for k in 1...radius {
-      s &+= high((UInt16(tap[-k][i]) &+ UInt16(tap[k][i])) &<< 7, weights[k])
+      s &+= highProduct((UInt16(tap[-k][i]) &+ UInt16(tap[k][i])) &<< 7, weights[k])
     }
     return s
   }
@@ -248,12 +251,9 @@ extension GaussianBlur {
     _ centre: UnsafeMutablePointer<UInt16>, step: Int, radius: Int, weights: UnsafePointer<UInt16>,
     bias: UInt16
   ) -> UInt8 {
-    @inline(__always) func high(_ a: UInt16, _ b: UInt16) -> UInt16 {
-      UInt16(truncatingIfNeeded: (UInt32(a) &* UInt32(b)) &>> 16)
-    }
-    var s = bias &+ high(centre[0], weights[0])
+    var s = bias &+ highProduct(centre[0], weights[0])
     for k in 1...radius {
-      s &+= high(centre[-step * k] &+ centre[step * k], weights[k])
+      s &+= highProduct(centre[-step * k] &+ centre[step * k], weights[k])
     }
     return UInt8(min(s &>> 7, 255))
   }

@@ -578,7 +578,7 @@ public struct GaussianBlur: Sendable {
   }
 }
 
-/// A group of float channels the portable blur's passes work on at once (`scalarCount` of
+/// A group of float channels the `Float` form's passes work on at once (`scalarCount` of
 /// them).
 protocol BlurLanes: SIMD where Scalar == Float {
   static func load(from base: UnsafeRawPointer, offset: Int) -> Self
