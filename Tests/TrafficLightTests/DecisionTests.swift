@@ -415,6 +415,30 @@ import TrafficLightKernels
     #expect(faint.problem != nil)
   }
 
+  /// `default`'s faint lamp asks its points to be within a tenth of full scale of the light's
+  /// centre line elsewhere: a grey-cyan background below a lit lamp is darker than the lamp
+  /// by more, a washed-out green lamp is not.
+  @Test func faintLamp_ofDefault_namesNoLampATenthDarkerThanTheLightAroundIt() throws {
+    let faint = try #require((Profile.default.decider as? CascadeDecider)?.rule(FaintLamp.self))
+    #expect(faint.shade == 0.1)
+    // Nine points on height 10: rows 1-6 are the top and middle thirds, 7-9 green's.
+    let glow = PixelColor(gray: 240)  // value 0.94
+    let greyCyan = PixelColor(r: 180, g: 205, b: 200)  // hue 168, saturation 0.12, value 0.80
+    var column = [(PixelClass, PixelColor)](repeating: (.none, glow), count: 10)
+    for row in 7...9 { column[row] = (.none, greyCyan) }
+    func read(_ faint: FaintLamp) -> SignalColor {
+      GridAndCascade(points: 9, faintLamp: faint).sample(width: 1, height: 10, probe: probe(column)).color
+    }
+    // 0.80 against 0.94: darker by 0.14, more than a tenth, less than a quarter.
+    #expect(read(faint) == .unknown)
+    var looser = faint
+    looser.shade = 0.25
+    #expect(read(looser) == .green)
+    // The same tint as bright as the light around it is a lamp.
+    for row in 1...6 { column[row] = (.none, PixelColor(gray: 200)) }
+    #expect(read(faint) == .green)
+  }
+
   @Test func faintLamp_redVeto_keepsItOff_whenRedsPlaceHasARedTint() {
     // Nine points on height 10: rows 1-3 are the top third (red's place), 7-9 green's.
     let white = PixelColor(gray: 235)

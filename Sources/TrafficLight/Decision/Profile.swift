@@ -80,11 +80,11 @@ public struct Profile: Sendable, Equatable, Codable {
   /// fallback names a lamp only when its third leads the next by 5% of full scale or is a
   /// bright disc in its housing (`BrightnessFallback.lead`, `disc`), and its light is white
   /// or of the lamp's hue (`tint`); the faint lamp only when its third holds more faint points
-  /// than any other (`FaintLamp.lead`) and they are no darker than a quarter of full scale
+  /// than any other (`FaintLamp.lead`) and they are no darker than a tenth of full scale
   /// below the light's centre line elsewhere (`shade`); and a red point as dim beside a lit
   /// green lamp as an unlit lens does not veto green (`RedVetoesGreen.unlitRatio`, the
-  /// finder's `unlitRatio`). It reads vertical
-  /// lights: its locator looks for vertical heads only (`oriented(_:)` turns it).
+  /// finder's `unlitRatio`). It reads vertical lights: its locator looks for vertical heads
+  /// only (`oriented(_:)` turns it).
   /// CALIBRATION.md says what each value is for and what its neighbours read.
   public static let `default` = Profile(
     name: "default", sigma: 2,
@@ -101,7 +101,7 @@ public struct Profile: Sendable, Equatable, Codable {
         WarmPlace(),
         FaintLamp(
           color: .green, lower: 90, upper: 195, saturationFloor: 0.1, valueFloor: 0.2, points: 2,
-          redVeto: HueRange(325, 15), lead: 1, shade: 0.25),
+          redVeto: HueRange(325, 15), lead: 1, shade: 0.1),
         BrightnessFallback(
           margin: 0, floor: 0.7, lead: 0.05, disc: 0.05,
           tint: LampTint(
