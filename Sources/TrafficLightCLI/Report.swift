@@ -219,11 +219,13 @@ struct ReportFormatter {
     "\(region.x),\(region.y),\(region.width),\(region.height)"
   }
 
-  /// `"lamp"` and `"housing"` (`[x, y, w, h]`, image pixels) when the light read was placed
-  /// from a lit lamp the locator saw; nothing when the region was read whole.
+  /// `"lamp"` and `"housing"` (`[x, y, w, h]`, image pixels), and `"lampColor"`, when the
+  /// light read was placed from a lit lamp the locator saw; nothing when the region was read
+  /// whole.
   static func addLamp(of light: LocatedLight?, to line: inout JSONLine) {
     guard let light, let lamp = light.lamp else { return }
     line.add("lamp", integers: [lamp.x, lamp.y, lamp.width, lamp.height])
+    if let color = light.lampColor { line.add("lampColor", color.rawValue) }
     line.add("housing", integers: [light.box.x, light.box.y, light.box.width, light.box.height])
   }
 

@@ -137,9 +137,9 @@ import TrafficLightTestSupport
         """)
   }
 
-  /// jsonl gives the evidence of a reading: the lit lamp the light was placed from and the
-  /// housing read, in the image's pixels; a reading of the region whole (`seed`, or no lamp
-  /// seen) gives neither.
+  /// jsonl gives the evidence of a reading: the lit lamp the light was placed from, its
+  /// colour, and the housing read, in the image's pixels; a reading of the region whole
+  /// (`seed`, or no lamp seen) gives none of them.
   @Test func classify_jsonl_saysWhichLampWasRead_andWhere() throws {
     let folder = try temporaryFolder()
     var frame = RGBImage(width: 100, height: 150, fill: (120, 160, 220))
@@ -152,7 +152,7 @@ import TrafficLightTestSupport
     }
     #expect(objects.count == 2)
     #expect(objects[0]["color"] as? String == "unknown" && objects[0]["lamp"] == nil)
-    #expect(objects[1]["color"] as? String == "green")
+    #expect(objects[1]["color"] as? String == "green" && objects[1]["lampColor"] as? String == "green")
     let lamp = try #require(objects[1]["lamp"] as? [Int])
     let housing = try #require(objects[1]["housing"] as? [Int])
     // The green lamp lies in the bottom third of the 30 by 90 light at (40, 30).

@@ -439,6 +439,21 @@ import TrafficLightKernels
     #expect(read(faint) == .green)
   }
 
+  @Test func besideLitLamp_turnsOnlyGreenBesideARedLampUnknown() {
+    let decision = { (color: SignalColor) in
+      FrameDecision(samples: [], counts: ColorCounts(), color: color, decidedBy: "faintLamp", confidence: 0.5)
+    }
+    let vetoed = decision(.green).besideLitLamp(.red)
+    #expect(
+      vetoed.color == .unknown && vetoed.decidedBy == FrameDecision.litRedLamp && vetoed.confidence == 0)
+    for lamp in [nil, SignalColor.green, .yellow] {
+      #expect(decision(.green).besideLitLamp(lamp) == decision(.green))
+    }
+    for color in [SignalColor.red, .yellow, .unknown] {
+      #expect(decision(color).besideLitLamp(.red) == decision(color))
+    }
+  }
+
   @Test func faintLamp_redVeto_keepsItOff_whenRedsPlaceHasARedTint() {
     // Nine points on height 10: rows 1-3 are the top third (red's place), 7-9 green's.
     let white = PixelColor(gray: 235)

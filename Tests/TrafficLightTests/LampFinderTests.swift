@@ -752,12 +752,41 @@ struct LampFinderSharedFramesTests {
     // The red lamp: the top third of the 30 by 90 light at (140, 60), inside its housing.
     #expect(lamp.x >= 140 && lamp.x + lamp.width <= 170, "\(lamp)")
     #expect(lamp.y >= 60 && lamp.y + lamp.height <= 90, "\(lamp)")
+    #expect(light.lampColor == .red)
     #expect(light.box.x <= lamp.x && light.box.y <= lamp.y, "\(light.box)")
     #expect(light.box.x + light.box.width >= lamp.x + lamp.width, "\(light.box)")
     let decoded = DecodedImage(pixels: frame.cropped(to: region), region: region)
     #expect(FramePipeline(profile: .default).classify(decoded).light == light)
     #expect(FramePipeline(profile: .seed).classify(frame, region: region).light == LocatedLight(box: region))
     #expect(FramePipeline(profile: .default).classify(frame, region: region).droppingMap().light == light)
+  }
+
+  /// The points may miss a lit red lamp the locator saw (pink, blown out, between the
+  /// points): a light placed from one is never read green, whatever the decider says (SPEC
+  /// section 6), in the pipeline and in the calibrator's search alike.
+  @Test func aLightPlacedFromALitRedLamp_isNeverReadGreen() throws {
+    let profile = Profile(name: "green", thresholds: .seed, locator: LitLampRegion(), decider: GreenAlways())
+    let region = PixelRegion(x: 100, y: 20, width: 110, height: 170)
+    let redLight = syntheticFrame([(.red, 140, 60)])
+    for keepingMap in [false, true] {
+      let red = FramePipeline(profile: profile).classify(redLight, region: region, keepingMap: keepingMap)
+      #expect(red.light?.lampColor == .red)
+      #expect(red.color == .unknown && red.decision.decidedBy == FrameDecision.litRedLamp)
+      let green = FramePipeline(profile: profile).classify(
+        syntheticFrame([(.green, 140, 60)]), region: region, keepingMap: keepingMap)
+      #expect(green.light?.lampColor == .green && green.color == .green)
+    }
+    var whole = profile
+    whole.locator = WholeRegion()
+    #expect(FramePipeline(profile: whole).classify(redLight, region: region).color == .green)
+
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/red", withIntermediateDirectories: true)
+    try writePNG(redLight.cropped(to: region), to: folder + "/red/light.png")
+    let calibrator = Calibrator(start: profile)
+    let confusion = calibrator.confusion(
+      profile, on: calibrator.prepare(try LabelledSet.load(folder), name: "r"))
+    #expect(confusion.count(truth: .red, read: .unknown) == 1 && confusion.redCalledGreen == 0)
   }
 
   @Test func profileJSON_namesIt_withOrWithoutAFinder() throws {
@@ -859,4 +888,13 @@ struct LampFinderSharedFramesTests {
       "\(error)".contains("locator litLamp: " + reason)
     }
   }
+}
+
+/// A decider that reads every light green: what a decider's mistake looks like.
+struct GreenAlways: FrameDecider {
+  static let kind = "greenAlways"
+  func decide(_ samples: [SamplePoint], on grid: SampleGrid) -> FrameDecision {
+    FrameDecision(samples: samples, counts: ColorCounts(), color: .green, confidence: 1)
+  }
+  var problem: String? { nil }
 }

@@ -44,6 +44,19 @@ public struct FrameDecision: Sendable, Equatable {
     )
   }
 
+  /// `decidedBy` when green was named in a light placed from a lit red lamp, and the answer
+  /// is `unknown` (SPEC section 6: red and green evidence together never answer green).
+  public static let litRedLamp = "litRedLamp"
+
+  /// This decision, or `unknown` when it names green and the light was placed from a lit
+  /// lamp of colour `lamp` that is red: the lamp the locator saw is red evidence the points
+  /// may have missed (a blown-out or pink lamp), and a red light read green is the one
+  /// mistake that must not happen.
+  public func besideLitLamp(_ lamp: SignalColor?) -> FrameDecision {
+    guard color == .green, lamp == .red else { return self }
+    return FrameDecision(samples: samples, counts: counts, color: .unknown, decidedBy: Self.litRedLamp)
+  }
+
   /// No points: an empty light.
   public static let empty = FrameDecision(samples: [], counts: ColorCounts(), color: .unknown)
 }

@@ -222,9 +222,13 @@ public struct Profile: Sendable, Equatable, Codable {
   }
 
   /// The frame's colour from its points on `grid`: the decider's answer, `unknown` below
-  /// `minimumConfidence`.
-  public func decide(_ samples: [SamplePoint], on grid: SampleGrid) -> FrameDecision {
-    decider.decide(samples, on: grid).requiring(confidence: minimumConfidence)
+  /// `minimumConfidence`, and `unknown` for green when the light was placed from a lit red
+  /// lamp (`placedFrom`, the locator's `LocatedLight.lampColor`; see
+  /// `FrameDecision.besideLitLamp(_:)`).
+  public func decide(_ samples: [SamplePoint], on grid: SampleGrid, placedFrom lamp: SignalColor? = nil)
+    -> FrameDecision
+  {
+    decider.decide(samples, on: grid).requiring(confidence: minimumConfidence).besideLitLamp(lamp)
   }
 
   /// This profile with the decider's tied values set from the thresholds.

@@ -26,7 +26,7 @@ extension LightLocator {
 }
 
 /// A light found by a locator: its box in the image's pixels, the way its lamps run, and
-/// the lit lamp it was placed from.
+/// the lit lamp it was placed from, with that lamp's colour.
 public struct LocatedLight: Sendable, Equatable {
   /// The light's box, in the image's pixels.
   public var box: PixelRegion
@@ -35,19 +35,25 @@ public struct LocatedLight: Sendable, Equatable {
   /// The lit lamp the light was placed from, in the image's pixels; nil when the locator saw
   /// none (the light is the region itself, as the article reads a crop).
   public var lamp: PixelRegion?
+  /// The colour of the lit `lamp`; nil when the locator saw none. A reading of the light
+  /// never answers green beside a lit red lamp (`FrameDecision.besideLitLamp(_:)`).
+  public var lampColor: SignalColor?
 
   /// A light in `box`, its lamps running as `orientation` says (nil: the profile's way),
-  /// placed from the lit `lamp` (nil: none seen).
-  public init(box: PixelRegion, orientation: Orientation? = nil, lamp: PixelRegion? = nil) {
+  /// placed from the lit `lamp` of colour `lampColor` (nil: none seen).
+  public init(
+    box: PixelRegion, orientation: Orientation? = nil, lamp: PixelRegion? = nil, lampColor: SignalColor? = nil
+  ) {
     self.box = box
     self.orientation = orientation
     self.lamp = lamp
+    self.lampColor = lampColor
   }
 
   /// This light moved `dx` pixels right and `dy` down (into the pixels of a larger image).
   public func offset(by dx: Int, _ dy: Int) -> LocatedLight {
     let move = { (r: PixelRegion) in PixelRegion(x: r.x + dx, y: r.y + dy, width: r.width, height: r.height) }
-    return LocatedLight(box: move(box), orientation: orientation, lamp: lamp.map(move))
+    return LocatedLight(box: move(box), orientation: orientation, lamp: lamp.map(move), lampColor: lampColor)
   }
 }
 
@@ -114,7 +120,8 @@ public struct LitLampRegion: LightLocator {
       let box = light.box.clipped(toWidth: region.width, height: region.height)
     else { return [LocatedLight(box: region)] }
     return [
-      LocatedLight(box: box, orientation: light.orientation, lamp: light.lamp).offset(by: region.x, region.y)
+      LocatedLight(box: box, orientation: light.orientation, lamp: light.lamp, lampColor: light.color)
+        .offset(by: region.x, region.y)
     ]
   }
 }

@@ -58,12 +58,13 @@ public struct FramePipeline: Sendable {
           }
         }
       }
-      return FrameResult(decision: profile.decide(samples, on: grid), region: area, light: light)
+      return FrameResult(
+        decision: profile.decide(samples, on: grid, placedFrom: light.lampColor), region: area, light: light)
     }
     let blurred = blur.apply(to: image.cropped(to: box))
     let samples = grid.sample(blurred: blurred, classifier: classifier)
     return FrameResult(
-      decision: profile.decide(samples, on: grid), region: area,
+      decision: profile.decide(samples, on: grid, placedFrom: light.lampColor), region: area,
       map: keepingMap ? classifier.classify(blurred) : nil, light: light)
   }
 

@@ -31,10 +31,11 @@ public struct Calibrator: Sendable {
 
   /// One image as the search reads it: the located light's region blurred (nil when the
   /// locator found none: the reading is `unknown`), the way its lamps run when the locator
-  /// said, and its label.
+  /// said, the colour of the lit lamp it was placed from, and its label.
   struct Frame: Sendable {
     let blurred: RGBImage?
     let orientation: Orientation?
+    var lampColor: SignalColor? = nil
     let truth: SignalColor
   }
 
@@ -68,7 +69,7 @@ public struct Calibrator: Sendable {
         }
         return Frame(
           blurred: pipeline.blur.apply(to: pixels.cropped(to: light.box)), orientation: light.orientation,
-          truth: images[i].truth)
+          lampColor: light.lampColor, truth: images[i].truth)
       }
     }
     var frames: [Frame] = []
@@ -96,7 +97,8 @@ public struct Calibrator: Sendable {
       }
       let grid = profile.grid.turned(frame.orientation)
       let samples = grid.sample(blurred: blurred, classifier: classifier)
-      confusion.add(truth: frame.truth, read: profile.decide(samples, on: grid).color)
+      confusion.add(
+        truth: frame.truth, read: profile.decide(samples, on: grid, placedFrom: frame.lampColor).color)
     }
     return confusion
   }
