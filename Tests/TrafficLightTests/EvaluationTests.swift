@@ -214,6 +214,18 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     }
   }
 
+  /// The search does not reach past what a lamp is: green's upper bound stops at 200
+  /// degrees (grey-blue sky and housings lie above), and whether a bright third stands out
+  /// enough for the fallback is the bounds' after the fit (`lead`, `disc`), so its margin
+  /// is only on (0) or off.
+  @Test func tuning_keepsGreenBelowSkyHue_andTheFallbackMarginOnOrOff() throws {
+    let axes = Profile.default.tuning
+    let green = try #require(axes.first { $0.name == "greenUpper" })
+    #expect(green.values.max() == 200 && green.values.contains(195))
+    let margin = try #require(axes.first { $0.name == "brightnessFallback.margin" })
+    #expect(margin.values == [-1, 0])
+  }
+
   @Test func tuning_offValue_switchesTheRuleOff_andBackOn() throws {
     let margin = try #require(Profile.default.tuning.first { $0.name == "brightnessFallback.margin" })
     let off = margin.setting(-1, on: .default)

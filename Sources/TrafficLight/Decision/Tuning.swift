@@ -63,7 +63,7 @@ extension HSVThresholds {
   /// The pixel thresholds the calibrator searches: each colour's hue bounds (yellow's lower
   /// bound is red's upper one), each colour's saturation floor, and the value floor. Setting
   /// a saturation floor gives every colour its own floor and makes the common floor their
-  /// lowest.
+  /// lowest. Green's upper bound stops at 200 degrees: grey-blue sky and housings lie above.
   static let tuning: [TuningAxis<HSVThresholds>] = [
     TuningAxis("redLower", Array(stride(from: 300.0, through: 350, by: 5)), \.red.lower),
     TuningAxis(
@@ -74,7 +74,7 @@ extension HSVThresholds {
       }),
     TuningAxis("yellowUpper", Array(stride(from: 50.0, through: 100, by: 5)), \.yellow.upper),
     TuningAxis("greenLower", Array(stride(from: 90.0, through: 150, by: 10)), \.green.lower),
-    TuningAxis("greenUpper", Array(stride(from: 180.0, through: 230, by: 5)), \.green.upper),
+    TuningAxis("greenUpper", Array(stride(from: 180.0, through: 200, by: 5)), \.green.upper),
     saturationAxis("redSaturation", \.red),
     saturationAxis("yellowSaturation", \.yellow),
     saturationAxis("greenSaturation", \.green),

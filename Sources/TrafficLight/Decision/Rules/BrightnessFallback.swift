@@ -44,9 +44,11 @@ public struct BrightnessFallback: CascadeRule, Hashable {
     self.tint = tint
   }
 
-  /// A margin of -1 switches the rule off.
+  /// A margin of -1 switches the rule off. The margin is searched only as on (0) or off:
+  /// whether a bright third stands out is `lead` and `disc`'s, bounds set after the fit that
+  /// do not bend to the folders fitted (CALIBRATION.md).
   public static let tuning: [TuningAxis<BrightnessFallback>] = [
-    TuningAxis("margin", [-1, 0, 0.01, 0.02, 0.05, 0.1], off: -1, \.margin),
+    TuningAxis("margin", [-1, 0], off: -1, \.margin),
     TuningAxis("floor", [0.3, 0.5, 0.7], \.floor),
   ]
 
