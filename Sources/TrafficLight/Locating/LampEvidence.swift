@@ -34,7 +34,9 @@ public struct LampMeasurements: Sendable, Equatable {
   public let values: [Double]
 
   /// The lamp patch's mean value (its pixels' largest channel), 0 to 1.
-  public var value: Double { values[6] }
+  public var value: Double { values[Self.valueIndex] }
+
+  private static let valueIndex = names.firstIndex(of: "value")!
 
   /// Measurements given in the order of `names` (one value per name).
   public init(values: [Double]) {

@@ -35,7 +35,7 @@ public struct Calibrator: Sendable {
   struct Frame: Sendable {
     let blurred: RGBImage?
     let orientation: Orientation?
-    var lampColor: SignalColor? = nil
+    let lampColor: SignalColor?
     let truth: SignalColor
   }
 
@@ -65,7 +65,7 @@ public struct Calibrator: Sendable {
       Result { () throws(DecodeError) in
         let pixels = try decoder.decode(fileAt: images[i].path).pixels
         guard let (_, light) = pipeline.locate(in: pixels) else {
-          return Frame(blurred: nil, orientation: nil, truth: images[i].truth)
+          return Frame(blurred: nil, orientation: nil, lampColor: nil, truth: images[i].truth)
         }
         return Frame(
           blurred: pipeline.blur.apply(to: pixels.cropped(to: light.box)), orientation: light.orientation,
