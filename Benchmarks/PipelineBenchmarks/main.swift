@@ -224,6 +224,11 @@ for (frame, jpeg) in zip(frames, jpegs) {
     ("classify", { blackHole(classifier.classify(blurred)) }),
     ("blur+classify", { blackHole(classifier.classify(blur.apply(to: image))) }),
     ("sample", { blackHole(profile.decide(profile.grid.sample(map), on: profile.grid)) }),
+    // What `maximumBusyness` asks of a light read with no lit lamp behind its colour.
+    (
+      "busyness",
+      { blackHole(image.busyness(in: PixelRegion(x: 0, y: 0, width: image.width, height: image.height))) }
+    ),
     ("frame, full blur", { blackHole(fullPipeline.classify(image)) }),
     ("frame (pipeline path)", { blackHole(pipeline.classify(image)) }),
     ("decode+frame", { blackHole(pipeline.classify(try! decoder.decode(jpeg))) }),

@@ -57,6 +57,17 @@ public struct FrameDecision: Sendable, Equatable {
     return FrameDecision(samples: samples, counts: counts, color: .unknown, decidedBy: Self.litRedLamp)
   }
 
+  /// `decidedBy` when a colour was named in a region too busy to be a light's, with no lit
+  /// lamp seen, and the answer is `unknown`.
+  public static let busyRegion = "busyRegion"
+
+  /// This decision, or `unknown` when its region's `busyness` is above `bound`: points of a
+  /// lamp's colour in foliage, wires or rendered terrain are no lamp's light.
+  public func inRegion(ofBusyness busyness: Double, atMost bound: Double) -> FrameDecision {
+    guard color != .unknown, busyness > bound else { return self }
+    return FrameDecision(samples: samples, counts: counts, color: .unknown, decidedBy: Self.busyRegion)
+  }
+
   /// No points: an empty light.
   public static let empty = FrameDecision(samples: [], counts: ColorCounts(), color: .unknown)
 }

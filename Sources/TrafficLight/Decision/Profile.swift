@@ -56,11 +56,17 @@ public struct Profile: Sendable, Equatable, Codable {
   /// A colour named with less confidence than this (0 to 1) is answered `unknown`
   /// (JSON `minimumConfidence`, default 0: every colour named stands).
   public var minimumConfidence: Double = 0
+  /// The busiest a light's region may be (`RGBImage.busyness(in:)`) for a colour to be named
+  /// when the light was not placed from a lit lamp: above it the answer is `unknown`
+  /// (`FrameDecision.inRegion(ofBusyness:atMost:)`). Nil, the default: no bound
+  /// (JSON `maximumBusyness`).
+  public var maximumBusyness: Double? = nil
 
   /// A profile of these parts; the defaults are the seed's.
   public init(
     name: String, sigma: Double = 2, thresholds: HSVThresholds, grid: SampleGrid = SampleGrid(),
-    locator: any LightLocator = WholeRegion(), decider: any FrameDecider = CascadeDecider()
+    locator: any LightLocator = WholeRegion(), decider: any FrameDecider = CascadeDecider(),
+    maximumBusyness: Double? = nil
   ) {
     self.name = name
     self.sigma = sigma
@@ -68,6 +74,7 @@ public struct Profile: Sendable, Equatable, Codable {
     self.grid = grid
     self.locator = locator
     self.decider = decider
+    self.maximumBusyness = maximumBusyness
   }
 
   /// The article's method exactly: sigma 2, its thresholds, seven points down the centre,
@@ -83,8 +90,9 @@ public struct Profile: Sendable, Equatable, Codable {
   /// than any other (`FaintLamp.lead`) and they are no darker than a tenth of full scale
   /// below the light's centre line elsewhere (`shade`); and a red point as dim beside a lit
   /// green lamp as an unlit lens does not veto green (`RedVetoesGreen.unlitRatio`, the
-  /// finder's `unlitRatio`). It reads vertical lights: its locator looks for vertical heads
-  /// only (`oriented(_:)` turns it).
+  /// finder's `unlitRatio`); and where no lit lamp placed the light, a region as busy as
+  /// foliage or rendered terrain names no colour (`maximumBusyness`). It reads vertical
+  /// lights: its locator looks for vertical heads only (`oriented(_:)` turns it).
   /// CALIBRATION.md says what each value is for and what its neighbours read.
   public static let `default` = Profile(
     name: "default", sigma: 2,
@@ -107,7 +115,8 @@ public struct Profile: Sendable, Equatable, Codable {
           tint: LampTint(
             white: 0.2, red: HueRange(300, 15), yellow: HueRange(15, 65), green: HueRange(90, 195))),
         RedVetoesGreen(unlitRatio: 0.8),
-      ])
+      ]),
+    maximumBusyness: 0.55
   ).oriented(.vertical)
 
   /// The finder this profile searches whole frames with: its locator's
@@ -182,6 +191,9 @@ public struct Profile: Sendable, Equatable, Codable {
     if !(minimumConfidence >= 0 && minimumConfidence <= 1) {
       return "minimumConfidence must be between 0 and 1, not \(minimumConfidence)"
     }
+    if let bound = maximumBusyness, !(bound >= 0 && bound <= 100) {
+      return "maximumBusyness must be between 0 and 100, not \(bound)"
+    }
     if let problem = decider.problem { return problem }
     if let problem = locator.problem { return "locator \(type(of: locator).kind): \(problem)" }
     return Self.problem(of: thresholds)
@@ -222,13 +234,19 @@ public struct Profile: Sendable, Equatable, Codable {
   }
 
   /// The frame's colour from its points on `grid`: the decider's answer, `unknown` below
-  /// `minimumConfidence`, and `unknown` for green when the light was placed from a lit red
+  /// `minimumConfidence`, `unknown` for green when the light was placed from a lit red
   /// lamp (`placedFrom`, the locator's `LocatedLight.lampColor`; see
-  /// `FrameDecision.besideLitLamp(_:)`).
-  public func decide(_ samples: [SamplePoint], on grid: SampleGrid, placedFrom lamp: SignalColor? = nil)
-    -> FrameDecision
-  {
-    decider.decide(samples, on: grid).requiring(confidence: minimumConfidence).besideLitLamp(lamp)
+  /// `FrameDecision.besideLitLamp(_:)`), and `unknown` when no lit lamp placed it and its
+  /// region is busier than `maximumBusyness` (`busyness`, the region's
+  /// `RGBImage.busyness(in:)`, measured only then).
+  public func decide(
+    _ samples: [SamplePoint], on grid: SampleGrid, placedFrom lamp: SignalColor? = nil,
+    busyness: @autoclosure () -> Double = 0
+  ) -> FrameDecision {
+    let decision = decider.decide(samples, on: grid).requiring(confidence: minimumConfidence)
+      .besideLitLamp(lamp)
+    guard let bound = maximumBusyness, lamp == nil, decision.color != .unknown else { return decision }
+    return decision.inRegion(ofBusyness: busyness(), atMost: bound)
   }
 
   /// This profile with the decider's tied values set from the thresholds.
@@ -241,12 +259,13 @@ public struct Profile: Sendable, Equatable, Codable {
   /// Equal parts, the locator and decider compared by value.
   public static func == (a: Profile, b: Profile) -> Bool {
     a.name == b.name && a.sigma == b.sigma && a.thresholds == b.thresholds && a.grid == b.grid
-      && a.minimumConfidence == b.minimumConfidence
+      && a.minimumConfidence == b.minimumConfidence && a.maximumBusyness == b.maximumBusyness
       && a.locator.isEqual(to: b.locator) && a.decider.isEqual(to: b.decider)
   }
 
   enum CodingKeys: String, CodingKey {
     case name, sigma, thresholds, points, columns, orientation, locator, decider, minimumConfidence
+    case maximumBusyness
   }
 
   /// The cascade's keys in the flat form of earlier versions.
@@ -278,6 +297,7 @@ public struct Profile: Sendable, Equatable, Codable {
     grid.orientation =
       try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? grid.orientation
     minimumConfidence = try container.decodeIfPresent(Double.self, forKey: .minimumConfidence) ?? 0
+    maximumBusyness = try container.decodeIfPresent(Double.self, forKey: .maximumBusyness)
     locator =
       container.contains(.locator)
       ? try LightLocators.decode(from: container.superDecoder(forKey: .locator)) : WholeRegion()
@@ -317,6 +337,7 @@ public struct Profile: Sendable, Equatable, Codable {
     try container.encode(grid.columns, forKey: .columns)
     try container.encode(grid.orientation, forKey: .orientation)
     if minimumConfidence != 0 { try container.encode(minimumConfidence, forKey: .minimumConfidence) }
+    try container.encodeIfPresent(maximumBusyness, forKey: .maximumBusyness)
     try LightLocators.encode(locator, to: container.superEncoder(forKey: .locator))
     try FrameDeciders.encode(decider, to: container.superEncoder(forKey: .decider))
   }

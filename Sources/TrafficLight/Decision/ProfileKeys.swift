@@ -13,8 +13,8 @@ enum ProfileKeys {
     guard let top = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else { return nil }
     let known: Set<String> = [
       "name", "sigma", "thresholds", "points", "columns", "orientation", "locator", "decider",
-      "minimumConfidence", "lampOrder", "positionWeight", "relativeBrightness", "warmSplit", "faintLamp",
-      "brightnessFallback",
+      "minimumConfidence", "maximumBusyness", "lampOrder", "positionWeight", "relativeBrightness",
+      "warmSplit", "faintLamp", "brightnessFallback",
     ]
     for key in top.keys.sorted() where !known.contains(key) { return key }
     let parts: [(String, (Data) throws -> Data)] = [

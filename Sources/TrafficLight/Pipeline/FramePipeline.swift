@@ -59,12 +59,15 @@ public struct FramePipeline: Sendable {
         }
       }
       return FrameResult(
-        decision: profile.decide(samples, on: grid, placedFrom: light.lampColor), region: area, light: light)
+        decision: profile.decide(
+          samples, on: grid, placedFrom: light.lampColor, busyness: image.busyness(in: box)), region: area,
+        light: light)
     }
     let blurred = blur.apply(to: image.cropped(to: box))
     let samples = grid.sample(blurred: blurred, classifier: classifier)
     return FrameResult(
-      decision: profile.decide(samples, on: grid, placedFrom: light.lampColor), region: area,
+      decision: profile.decide(
+        samples, on: grid, placedFrom: light.lampColor, busyness: image.busyness(in: box)), region: area,
       map: keepingMap ? classifier.classify(blurred) : nil, light: light)
   }
 

@@ -31,11 +31,13 @@ public struct Calibrator: Sendable {
 
   /// One image as the search reads it: the located light's region blurred (nil when the
   /// locator found none: the reading is `unknown`), the way its lamps run when the locator
-  /// said, the colour of the lit lamp it was placed from, and its label.
+  /// said, the colour of the lit lamp it was placed from, the region's busyness when no lamp
+  /// placed it (`RGBImage.busyness(in:)`; 0 otherwise, where it is not asked), and its label.
   struct Frame: Sendable {
     let blurred: RGBImage?
     let orientation: Orientation?
     let lampColor: SignalColor?
+    let busyness: Double
     let truth: SignalColor
   }
 
@@ -65,11 +67,12 @@ public struct Calibrator: Sendable {
       Result { () throws(DecodeError) in
         let pixels = try decoder.decode(fileAt: images[i].path).pixels
         guard let (_, light) = pipeline.locate(in: pixels) else {
-          return Frame(blurred: nil, orientation: nil, lampColor: nil, truth: images[i].truth)
+          return Frame(blurred: nil, orientation: nil, lampColor: nil, busyness: 0, truth: images[i].truth)
         }
         return Frame(
           blurred: pipeline.blur.apply(to: pixels.cropped(to: light.box)), orientation: light.orientation,
-          lampColor: light.lampColor, truth: images[i].truth)
+          lampColor: light.lampColor, busyness: light.lampColor == nil ? pixels.busyness(in: light.box) : 0,
+          truth: images[i].truth)
       }
     }
     var frames: [Frame] = []
@@ -98,7 +101,8 @@ public struct Calibrator: Sendable {
       let grid = profile.grid.turned(frame.orientation)
       let samples = grid.sample(blurred: blurred, classifier: classifier)
       confusion.add(
-        truth: frame.truth, read: profile.decide(samples, on: grid, placedFrom: frame.lampColor).color)
+        truth: frame.truth,
+        read: profile.decide(samples, on: grid, placedFrom: frame.lampColor, busyness: frame.busyness).color)
     }
     return confusion
   }
@@ -115,9 +119,9 @@ public struct Calibrator: Sendable {
 
   /// The best profile found for `sets` (restricted to the frames `selected` accepts, by set
   /// index and frame index), named `name`. The evidence the weak rules ask of a lamp (the
-  /// brightness fallback's `lead`, `disc` and `tint`, the faint lamp's `lead` and `shade`)
-  /// are bounds set after the fit: the search reads without them, and the profile returned
-  /// has the start's (searched with the fallback's bound in place, the fit moves to values
+  /// brightness fallback's `lead`, `disc` and `tint`, the faint lamp's `lead` and `shade`,
+  /// the profile's `maximumBusyness`) are bounds set after the fit: the search reads without
+  /// them, and the profile returned has the start's (searched with the fallback's bound in place, the fit moves to values
   /// that read worse held out: CALIBRATION.md).
   public func fit(
     _ sets: [PreparedSet], name: String, selected: @escaping (Int, Int) -> Bool = { _, _ in true }
@@ -227,9 +231,12 @@ public struct Calibrator: Sendable {
 extension Profile {
   /// This profile with the evidence its weak rules ask of a lamp (the brightness fallback's
   /// `lead`, `disc` and `tint`, the faint lamp's `lead` and `shade`) taken from `other`'s
-  /// rules in the same places, or cleared when `other` is nil.
+  /// rules in the same places, and its `maximumBusyness` from `other`'s; all cleared when
+  /// `other` is nil.
   func withEvidenceBounds(of other: Profile?) -> Profile {
-    guard var cascade = decider as? CascadeDecider else { return self }
+    var bounded = self
+    bounded.maximumBusyness = other?.maximumBusyness
+    guard var cascade = decider as? CascadeDecider else { return bounded }
     let others = (other?.decider as? CascadeDecider)?.rules
     cascade.rules = cascade.rules.enumerated().map { index, rule in
       let source = others.flatMap { $0.indices.contains(index) ? $0[index] : nil }
@@ -245,8 +252,7 @@ extension Profile {
       }
       return rule
     }
-    var profile = self
-    profile.decider = cascade
-    return profile
+    bounded.decider = cascade
+    return bounded
   }
 }
