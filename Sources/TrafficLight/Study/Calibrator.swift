@@ -121,8 +121,8 @@ public struct Calibrator: Sendable {
   /// index and frame index), named `name`. The evidence the weak rules ask of a lamp (the
   /// brightness fallback's `lead`, `disc` and `tint`, the faint lamp's `lead` and `shade`,
   /// the profile's `maximumBusyness`) are bounds set after the fit: the search reads without
-  /// them, and the profile returned has the start's (searched with the fallback's bound in place, the fit moves to values
-  /// that read worse held out: CALIBRATION.md).
+  /// them, and the profile returned has the start's (searched with the fallback's bound in
+  /// place, the fit moves to values that read worse held out: CALIBRATION.md).
   public func fit(
     _ sets: [PreparedSet], name: String, selected: @escaping (Int, Int) -> Bool = { _, _ in true }
   ) -> Profile {
