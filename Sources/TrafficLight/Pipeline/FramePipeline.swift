@@ -37,6 +37,10 @@ public struct FramePipeline: Sendable {
     func read(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (PixelClass, PixelColor) {
       (classifier.classify(r: r, g: g, b: b), PixelColor(r: r, g: g, b: b))
     }
+    // The light's colour from its points, by either path below.
+    func decide(_ samples: [SamplePoint]) -> FrameDecision {
+      profile.decide(samples, on: grid, placedFrom: light.lampColor, busyness: image.busyness(in: box))
+    }
     if !keepingMap && !usesFullFrame {
       let rows = grid.rows(width: box.width, height: box.height)
       let samples: [SamplePoint]
@@ -58,17 +62,13 @@ public struct FramePipeline: Sendable {
           }
         }
       }
-      return FrameResult(
-        decision: profile.decide(
-          samples, on: grid, placedFrom: light.lampColor, busyness: image.busyness(in: box)), region: area,
-        light: light)
+      return FrameResult(decision: decide(samples), region: area, light: light)
     }
     let blurred = blur.apply(to: image.cropped(to: box))
     let samples = grid.sample(blurred: blurred, classifier: classifier)
     return FrameResult(
-      decision: profile.decide(
-        samples, on: grid, placedFrom: light.lampColor, busyness: image.busyness(in: box)), region: area,
-      map: keepingMap ? classifier.classify(blurred) : nil, light: light)
+      decision: decide(samples), region: area, map: keepingMap ? classifier.classify(blurred) : nil,
+      light: light)
   }
 
   /// The light the profile's locator places in `region` of `image` (clipped to the image;
