@@ -79,6 +79,25 @@ def fit(values, labels, weights, penalty, iterations=50):
     return beta[0] - raw @ mean, raw
 
 
+def fit_kept(folders, labels, values, kept, penalty):
+    """The model fitted to the candidates where `kept` is true, each folder weighing the same
+    however many candidates it has: (bias, raw-scale weights)."""
+    weights = np.zeros(len(labels))
+    for folder in np.unique(folders[kept]):
+        mask = kept & (folders == folder)
+        weights[mask] = kept.sum() / (mask.sum() * len(np.unique(folders[kept])))
+    return fit(expand(values[kept]), labels[kept], weights[kept], penalty)
+
+
+def with_evidence(profile_path, evidence):
+    """The profile at `profile_path` with its finder's evidence replaced by `evidence`."""
+    with open(profile_path) as handle:
+        profile = json.load(handle)
+    locator = profile.setdefault("locator", {"kind": "litLamp"})
+    locator.setdefault("finder", {})["evidence"] = evidence
+    return profile
+
+
 def check(path, bias, raw, tolerance=1e-3):
     """Exits 1 unless the `fitted` model in the Swift source at `path` is (bias, raw)."""
     with open(path) as handle:
@@ -110,12 +129,7 @@ def main():
         kept &= ~in_block(folders, paths, args.blocks, args.block)
     if not kept.any():
         sys.exit("no candidates left to fit")
-    # Each folder weighs the same, however many candidates it has.
-    weights = np.zeros(len(labels))
-    for folder in np.unique(folders[kept]):
-        mask = kept & (folders == folder)
-        weights[mask] = kept.sum() / (mask.sum() * len(np.unique(folders[kept])))
-    bias, raw = fit(expand(values[kept]), labels[kept], weights[kept], args.penalty)
+    bias, raw = fit_kept(folders, labels, values, kept, args.penalty)
 
     held = "" if kept.all() else f", not fitted to {int((~kept).sum())} others"
     print(f"fitted to {kept.sum()} candidates ({int(labels[kept].sum())} lit lamps){held}")
@@ -125,12 +139,8 @@ def main():
     if args.check:
         check(args.check, bias, raw)
     if args.profile:
-        with open(args.profile) as handle:
-            profile = json.load(handle)
-        locator = profile.setdefault("locator", {"kind": "litLamp"})
-        locator.setdefault("finder", {})["evidence"] = evidence
         with open(args.output or "/dev/stdout", "w") as handle:
-            json.dump(profile, handle, indent=2)
+            json.dump(with_evidence(args.profile, evidence), handle, indent=2)
             handle.write("\n")
 
 
