@@ -33,8 +33,7 @@ TOTALS = ["found", "labelled", "falseLights", "frames", "foundRedReadGreen", "fo
 def block_folder(folder, blocks, block, target):
     """Makes `target` a boxed folder of the frames of `folder`'s block (links to its frames and
     their rows of boxes.csv); returns it."""
-    frames = sorted(os.listdir(os.path.join(folder, "frames")))
-    chosen = set(frames[len(frames) * block // blocks : len(frames) * (block + 1) // blocks])
+    chosen = set(fit_lamp_evidence.block_frames(folder, blocks, block))
     os.makedirs(os.path.join(target, "frames"))
     for name in sorted(chosen):
         os.symlink(os.path.abspath(os.path.join(folder, "frames", name)), os.path.join(target, "frames", name))

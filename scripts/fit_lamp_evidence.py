@@ -45,10 +45,16 @@ def in_block(folders, paths, blocks, block):
     near-copies, stay together."""
     held = np.zeros(len(paths), dtype=bool)
     for folder in np.unique(folders):
-        frames = sorted(os.path.join(folder, "frames", name) for name in os.listdir(os.path.join(folder, "frames")))
-        start, end = len(frames) * block // blocks, len(frames) * (block + 1) // blocks
-        held |= np.isin(paths, frames[start:end]) & (folders == folder)
+        frames = [os.path.join(folder, "frames", name) for name in block_frames(folder, blocks, block)]
+        held |= np.isin(paths, frames) & (folders == folder)
     return held
+
+
+def block_frames(folder, blocks, block):
+    """The file names of block `block` of `blocks` contiguous blocks of FOLDER/frames, in name
+    order."""
+    frames = sorted(os.listdir(os.path.join(folder, "frames")))
+    return frames[len(frames) * block // blocks : len(frames) * (block + 1) // blocks]
 
 
 def expand(values):
