@@ -3,13 +3,15 @@
 each block read by an evidence model fitted to the candidates of every other block.
 
     scripts/finder_heldout.py BINARY FOLDER[:HEADS]... [--blocks K] [--profile PROFILE.json]
+                              [--penalty P]
 
 BINARY is a built `traffic-light`; each FOLDER holds frames/ and boxes.csv (as in shared/frames)
 and HEADS is the way of head its frames are read with (auto, vertical or horizontal; auto when
 not given). The steps are the ones CALIBRATION.md names for its held-out finder figures:
 `BINARY evaluate --candidates` over every folder; for each block I (the I-th of K contiguous
 runs of each folder's frames in name order, so that near-copies stay together),
-`fit_lamp_evidence.py --blocks K --block I` over those candidates with PROFILE's finder
+`fit_lamp_evidence.py --blocks K --block I --penalty P` (10 by default, as the kept fit's)
+over those candidates with PROFILE's finder
 (profiles/untrained.json by default: the finder of `default`, its heads set by HEADS); then
 `BINARY evaluate --profile fold.json --orientation HEADS` on block I's frames of each folder.
 Prints, per folder, the lights found over all blocks, false lights per frame, red lights read
@@ -46,11 +48,11 @@ def block_folder(folder, blocks, block, target):
     return target
 
 
-def fold_profile(candidates, blocks, block, profile, path):
+def fold_profile(candidates, blocks, block, profile, path, penalty):
     """Writes `profile` with its finder's evidence fitted to the candidates outside `block`."""
     _, folders, paths, labels, values = fit_lamp_evidence.load(candidates)
     kept = ~fit_lamp_evidence.in_block(folders, paths, blocks, block)
-    bias, raw = fit_lamp_evidence.fit_kept(folders, labels, values, kept, 10.0)
+    bias, raw = fit_lamp_evidence.fit_kept(folders, labels, values, kept, penalty)
     evidence = {"bias": float(bias), "weights": [float(w) for w in raw]}
     with open(path, "w") as handle:
         json.dump(fit_lamp_evidence.with_evidence(profile, evidence), handle)
@@ -63,6 +65,7 @@ def main():
     parser.add_argument("--blocks", type=int, default=5)
     default_profile = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "profiles", "untrained.json")
     parser.add_argument("--profile", default=default_profile)
+    parser.add_argument("--penalty", type=float, default=10.0)
     args = parser.parse_args()
     if args.blocks < 2:
         sys.exit("--blocks must be at least 2")
@@ -86,7 +89,7 @@ def main():
         totals = {spec: dict.fromkeys(TOTALS, 0) for spec in folders}
         for block in range(args.blocks):
             profile = os.path.join(work, f"fold{block}.json")
-            fold_profile(candidates, args.blocks, block, args.profile, profile)
+            fold_profile(candidates, args.blocks, block, args.profile, profile, args.penalty)
             for number, (folder, heads) in enumerate(folders):
                 target = block_folder(folder, args.blocks, block, os.path.join(work, f"b{block}-{number}"))
                 report = subprocess.run(
