@@ -49,8 +49,9 @@ def block_folder(folder, blocks, block, target):
 
 
 def fold_profile(candidates, blocks, block, profile, path, penalty):
-    """Writes `profile` with its finder's evidence fitted to the candidates outside `block`."""
-    _, folders, paths, labels, values = fit_lamp_evidence.load(candidates)
+    """Writes `profile` with its finder's evidence fitted to the `candidates` (as
+    `fit_lamp_evidence.load` gives them) outside `block`."""
+    _, folders, paths, labels, values = candidates
     kept = ~fit_lamp_evidence.in_block(folders, paths, blocks, block)
     bias, raw = fit_lamp_evidence.fit_kept(folders, labels, values, kept, penalty)
     evidence = {"bias": float(bias), "weights": [float(w) for w in raw]}
@@ -86,12 +87,18 @@ def main():
         subprocess.run(
             [args.binary, "evaluate", "--candidates", candidates, *unique], check=True, stdout=subprocess.DEVNULL
         )
+        loaded = fit_lamp_evidence.load(candidates)
         totals = {spec: dict.fromkeys(TOTALS, 0) for spec in folders}
         for block in range(args.blocks):
             profile = os.path.join(work, f"fold{block}.json")
-            fold_profile(candidates, args.blocks, block, args.profile, profile, args.penalty)
-            for number, (folder, heads) in enumerate(folders):
-                target = block_folder(folder, args.blocks, block, os.path.join(work, f"b{block}-{number}"))
+            fold_profile(loaded, args.blocks, block, args.profile, profile, args.penalty)
+            # One block folder per folder, however many ways of head it is read with.
+            targets = {
+                folder: block_folder(folder, args.blocks, block, os.path.join(work, f"b{block}-{number}"))
+                for number, folder in enumerate(unique)
+            }
+            for folder, heads in folders:
+                target = targets[folder]
                 report = subprocess.run(
                     [args.binary, "evaluate", "--profile", profile, "--orientation", heads, "--format", "jsonl", target],
                     check=True,
