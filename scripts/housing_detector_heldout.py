@@ -88,7 +88,8 @@ def gradient_blocks(value):
 
 
 def pyramid(path):
-    """The frame's levels: (scale, gradient blocks, cells' mean value, cells' mean chroma)."""
+    """The frame's levels: (scale, gradient blocks, cells' mean value, cells' mean chroma). Each
+    level's shorter side is at least the window's length and 8 pixels more: it holds a window."""
     image = Image.open(path).convert("RGB")
     width, height = image.size
     scale, levels = 2.0, []
@@ -111,7 +112,7 @@ def pyramid(path):
 
 def window_count(level):
     _, _, value, _ = level
-    return max(0, value.shape[0] - ALONG + 1), max(0, value.shape[1] - ACROSS + 1)
+    return value.shape[0] - ALONG + 1, value.shape[1] - ACROSS + 1
 
 
 def window_features(level, row, column):
@@ -199,15 +200,13 @@ def main():
     rng = np.random.default_rng(0)
     boxes = read_boxes(args.folder)
     frames = sorted(os.listdir(os.path.join(args.folder, "frames")))
-    levels, positives, negatives = {}, {}, {}
+    levels, labels_by_level, positives, negatives = {}, {}, {}, {}
     for name in frames:
         levels[name] = pyramid(os.path.join(args.folder, "frames", name))
+        labels_by_level[name] = [window_labels(boxes[name], window_boxes(level)) for level in levels[name]]
         found, drawn = [], []
-        for level in levels[name]:
-            rows, columns = window_count(level)
-            if rows == 0 or columns == 0:
-                continue
-            labels = window_labels(boxes[name], window_boxes(level))
+        for level, labels in zip(levels[name], labels_by_level[name]):
+            columns = window_count(level)[1]
             found += [window_features(level, k // columns, k % columns) for k in np.flatnonzero(labels == 1)]
             clear = np.flatnonzero(labels == 0)
             for k in rng.choice(clear, min(15, len(clear)), replace=False):
@@ -217,12 +216,9 @@ def main():
 
     def hard_negatives(name, weights, bias):
         taken = []
-        for level in levels[name]:
-            rows, columns = window_count(level)
-            if rows == 0 or columns == 0:
-                continue
+        for level, labels in zip(levels[name], labels_by_level[name]):
+            columns = window_count(level)[1]
             scores = window_scores(level, weights, bias).ravel()
-            labels = window_labels(boxes[name], window_boxes(level))
             chosen = np.flatnonzero((scores > -1) & (labels == 0))
             chosen = chosen[np.argsort(-scores[chosen])[:30]]
             taken += [window_features(level, k // columns, k % columns) for k in chosen]
@@ -248,9 +244,6 @@ def main():
         for name in sorted(held):
             windows, scores = [], []
             for level in levels[name]:
-                rows, columns = window_count(level)
-                if rows == 0 or columns == 0:
-                    continue
                 all_scores = window_scores(level, weights, bias).ravel()
                 chosen = np.flatnonzero(all_scores > -1)
                 windows.append(window_boxes(level)[chosen])
