@@ -89,9 +89,10 @@ def fit_kept(folders, labels, values, kept, penalty):
     """The model fitted to the candidates where `kept` is true, each folder weighing the same
     however many candidates it has: (bias, raw-scale weights)."""
     weights = np.zeros(len(labels))
-    for folder in np.unique(folders[kept]):
+    fitted = np.unique(folders[kept])
+    for folder in fitted:
         mask = kept & (folders == folder)
-        weights[mask] = kept.sum() / (mask.sum() * len(np.unique(folders[kept])))
+        weights[mask] = kept.sum() / (mask.sum() * len(fitted))
     return fit(expand(values[kept]), labels[kept], weights[kept], penalty)
 
 
