@@ -45,7 +45,12 @@ struct CommandOptions: Equatable {
   /// The part of the inputs this run reads.
   var shard = Shard.all
   // `sequence` only.
-  var window = 10
+  /// `--smoothing`: the kind of smoothing, over the profile's.
+  var smoothing: Smoothing.Kind?
+  /// `--window`: the vote's window, in frames or seconds.
+  var window: FrameSpan?
+  /// `--delay`: the online smoother's delay, in frames or seconds.
+  var delay: FrameSpan?
   var fps: Double?
   var events = false
   var timeline: String?
@@ -85,7 +90,14 @@ struct CommandOptions: Equatable {
       case ("--max-file-size", _): options.maxFileBytes = try size(name, try value())
       case ("--max-memory", _): options.maxMemory = try size(name, try value())
       case ("--max-errors", _): options.maxErrors = try whole(name, try value(), in: 1...Int(Int32.max))
-      case ("--window", .sequence): options.window = try whole(name, try value(), in: 1...100_000)
+      case ("--window", .sequence): options.window = try span(name, try value(), least: 1)
+      case ("--delay", .sequence): options.delay = try span(name, try value(), least: 0)
+      case ("--smoothing", .sequence):
+        let text = try value()
+        guard let kind = Smoothing.Kind(rawValue: text) else {
+          throw CommandError("--smoothing must be vote, offline or online, not '\(text)'")
+        }
+        options.smoothing = kind
       case ("--fps", .sequence):
         // At least a frame in 1000 s: every time stays finite and fits the timeline's integers.
         options.fps = try number(name, try value(), in: 0.001...1_000_000)
@@ -119,8 +131,34 @@ struct CommandOptions: Equatable {
       if options.events && options.format != .jsonl {
         throw CommandError("--events needs --format jsonl (in text and csv the changes go to stderr)")
       }
+      for (option, span) in [("--window", options.window), ("--delay", options.delay)] {
+        if case .seconds = span, options.fps == nil {
+          throw CommandError("\(option) in seconds needs --fps (the frames a second)")
+        }
+      }
+      switch (options.smoothing, options.window, options.delay) {
+      case (.offline?, .some, _), (.online?, .some, _):
+        throw CommandError("--window is the vote's: it needs --smoothing vote (or no --smoothing)")
+      case (.vote?, _, .some), (.offline?, _, .some):
+        throw CommandError(
+          "--delay is the online smoother's: it needs --smoothing online (or no --smoothing)")
+      case (nil, .some, .some):
+        throw CommandError("--window (the vote) and --delay (online smoothing) cannot be used together")
+      default: break
+      }
     }
     return options
+  }
+
+  /// The smoothing of a sequence: the profile's, with `--smoothing`, `--window` (which means
+  /// the vote) and `--delay` (which means online smoothing) over it; spans in seconds turned
+  /// into frames at `--fps`.
+  func resolvedSmoothing(over base: Smoothing) -> Smoothing {
+    var resolved = base
+    if let kind = smoothing ?? (window != nil ? .vote : delay != nil ? .online : nil) { resolved.kind = kind }
+    if let window { resolved.window = max(1, window.frames(at: fps)) }
+    if let delay { resolved.delay = delay.frames(at: fps) }
+    return resolved
   }
 
   /// The profile named by `--profile`, with `--sigma`, `--points` and `--orientation`
@@ -186,8 +224,43 @@ struct CommandOptions: Equatable {
     return PixelRegion(x: x, y: y, width: w, height: h)
   }
 
+  /// A span of frames: `N`, or `Ns` seconds (with `--fps`); at least `least` frames, at most
+  /// 100000, or as many seconds as 100000 frames at 1000 a second.
+  private static func span(_ option: String, _ text: String, least: Int) throws(CommandError) -> FrameSpan {
+    if text.hasSuffix("s") {
+      guard let seconds = Double(text.dropLast()), seconds.isFinite, seconds >= 0, seconds <= 100_000,
+        least == 0 || seconds > 0
+      else {
+        throw CommandError(
+          "\(option) must be a whole number of frames from \(least) to 100000, or seconds such as 0.5s, not '\(text)'"
+        )
+      }
+      return .seconds(seconds)
+    }
+    guard let frames = Int(text), (least...100_000).contains(frames) else {
+      throw CommandError(
+        "\(option) must be a whole number of frames from \(least) to 100000, or seconds such as 0.5s, not '\(text)'"
+      )
+    }
+    return .frames(frames)
+  }
+
   private static func clean(_ value: Double) -> String {
     value == value.rounded() ? String(Int(value)) : String(value)
+  }
+}
+
+/// A span of a sequence, in frames or in seconds.
+enum FrameSpan: Equatable {
+  case frames(Int)
+  case seconds(Double)
+
+  /// The span in frames at `fps` frames a second (seconds need a rate; `parse` makes sure).
+  func frames(at fps: Double?) -> Int {
+    switch self {
+    case .frames(let count): count
+    case .seconds(let seconds): min(100_000, Int((seconds * (fps ?? 1)).rounded()))
+    }
   }
 }
 

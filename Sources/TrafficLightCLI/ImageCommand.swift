@@ -103,26 +103,41 @@ enum ImageCommand {
     case .sequence:
       """
       Reads the frames of each DIR, in natural order, as one sequence (a recording): each
-      frame's own colour and the colour smoothed by a majority vote over the last frames of
-      its recording. jsonl records carry their "recording" (the DIR as given).
+      frame's own colour and the colour smoothed over time within its recording. jsonl
+      records carry their "recording" (the DIR as given).
 
       \(usage(.sequence))
 
       Options:
       \(sharedOptions)
-        --window N               frames in the vote, the current one included (default 10)
-        --fps F                  frames per second: state changes also get a time
+        --smoothing offline|online|vote
+                                 offline (the default profile's): the most likely states
+                                 of the light over the whole recording, each change on the
+                                 frame where it happened; online: the same model forward
+                                 only, each frame decided --delay frames late, for frames
+                                 that arrive live; vote: the article's majority vote over
+                                 the last --window frames (the seed profile's)
+        --window N|Ts            frames in the vote, the current one included (default 10),
+                                 or T seconds with --fps; implies --smoothing vote
+        --delay N|Ts             frames (or seconds, with --fps) an online frame is decided
+                                 after it arrives (default 2); implies --smoothing online
+        --fps F                  frames per second: state changes also get a time, and
+                                 flashing lights are told by their period in seconds
         --events                 with --format jsonl, add a record for each change of the
-                                 smoothed colour: {"event":"change","frame":...,"path":...,"from":...,"to":...},
-                                 and for each colour shown on 2 or more frames in a row that
-                                 the vote kept out: {"event":"suppressed","frame":...,
-                                 "lastFrame":...,"path":...,"color":...}
+                                 smoothed colour: {"event":"change","frame":...,"path":...,
+                                 "from":...,"to":...,"confidence":...} ("flashing":true for
+                                 a flashing light), and for each colour shown on 2 or more
+                                 frames in a row that the smoothing kept out:
+                                 {"event":"suppressed","frame":...,"lastFrame":...,
+                                 "path":...,"color":...}
         --timeline FILE.svg      draw each frame's colour and the smoothed colour along the
                                  frame axis, with the state changes marked (one DIR)
 
-      In text and csv the state changes are summarised on stderr. A frame that cannot be
-      read, or (with --labels) has no box of the chosen class, votes unknown; with several
-      boxes, the largest drives the vote. Exit status as for classify.
+      In text and csv the state changes are summarised on stderr; a flashing light's smoothed
+      colour is marked (yellow* in text, "yellow flashing" in csv, "flashing":true in jsonl).
+      A frame that cannot be read, or (with --labels) has no box of the chosen class, says
+      nothing of the light (the vote counts it unknown); with several boxes, the largest
+      drives the smoothing. Exit status as for classify.
 
       """
     }
@@ -198,6 +213,7 @@ enum ImageCommand {
     // The one place the kind of run is decided: a sequence feeds each recording's frames
     // to a vote of its own.
     let isSequence = command == .sequence
+    let smoothing = options.resolvedSmoothing(over: profile.smoothing)
     let formatter = ReportFormatter(
       format: options.format, isSequence: isSequence, showsRecordings: isSequence && operands.count > 1,
       pathWidth: images.reduce(4) { max($0, terminalSafe($1).count) },
@@ -229,6 +245,42 @@ enum ImageCommand {
       if let fps = options.fps { event.add("time", Double(state.frames.lowerBound) / fps) }
       event.add("color", state.color.rawValue)
       console.out(event.closed)
+    }
+    /// Writes a decided frame: its rows, its change, the state it ended that was kept out.
+    func emit(_ step: SequenceStep, in recording: String) {
+      colors.append(step.color)
+      smoothed.append(step.smoothed)
+      if let change = step.change { changes[changes.count - 1].changes.append((change, step.reading.path)) }
+      for var row in rows(for: step.reading, step: step, options, formatter) {
+        row.recording = recording
+        row.flashing = step.flashing
+        console.out(formatter.line(row))
+      }
+      if options.events, let change = step.change {
+        var event = JSONLine()
+        event.add("event", "change")
+        event.add("recording", recording)
+        event.add("frame", change.frame)
+        event.add("path", FileSystemPath.displayed(step.reading.path))
+        if let fps = options.fps { event.add("time", Double(change.frame) / fps) }
+        event.add("from", change.from.rawValue)
+        event.add("to", change.to.rawValue)
+        if change.flashing { event.add("flashing", true) }
+        if let confidence = change.confidence {
+          event.add("confidence", (confidence * 1000).rounded() / 1000)
+        }
+        console.out(event.closed)
+      }
+      if let state = step.suppressed { noteSuppressed(state, in: recording) }
+    }
+    /// Ends the current recording: the frames the smoother still held, and a state its last
+    /// frames showed that the smoothed colour never took.
+    func finishRecording() {
+      guard let last = recording, var finishing = sequence else { return }
+      let (steps, state) = finishing.finish()
+      for step in steps { emit(step, in: last) }
+      if let state { noteSuppressed(state, in: last) }
+      sequence = nil
     }
     var progress = Progress(total: images.count)
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
@@ -282,24 +334,17 @@ enum ImageCommand {
           "Note: \(terminalSafe(reading.path)): mask written as \(terminalSafe(maskNames[index])).png "
             + "(an earlier input has the same file name)")
       }
-      var step: SequenceStep? = nil
       if let frameRecording = inputs[index].recording {
         if frameRecording != recording {
-          if let last = recording, let state = sequence?.finish() { noteSuppressed(state, in: last) }
+          finishRecording()
           recording = frameRecording
-          sequence = SequenceClassifier(window: options.window)
+          sequence = SequenceClassifier(smoothing: smoothing, fps: options.fps)
           changes.append((frameRecording, []))
         }
-        step = sequence?.feed(reading)
-      }
-      if let step {
-        colors.append(step.color)
-        smoothed.append(step.smoothed)
-        if let change = step.change { changes[changes.count - 1].changes.append((change, reading.path)) }
-      }
-      for var row in rows(for: reading, step: step, options, formatter) {
-        row.recording = recording
-        console.out(formatter.line(row))
+        // Held until the smoother decides the frame: keep what the rows need, not the points.
+        for step in sequence?.feed(reading.forKeeping()) ?? [] { emit(step, in: frameRecording) }
+      } else {
+        for row in rows(for: reading, step: nil, options, formatter) { console.out(formatter.line(row)) }
       }
       if case .failure = reading.outcome {
         failed = true
@@ -309,24 +354,12 @@ enum ImageCommand {
           console.err("Error: stopped after \(failures) failed inputs (--max-errors \(limit))")
         }
       }
-      if options.events, let change = step?.change {
-        var event = JSONLine()
-        event.add("event", "change")
-        if let recording { event.add("recording", recording) }
-        event.add("frame", change.frame)
-        event.add("path", FileSystemPath.displayed(reading.path))
-        if let fps = options.fps { event.add("time", Double(change.frame) / fps) }
-        event.add("from", change.from.rawValue)
-        event.add("to", change.to.rawValue)
-        console.out(event.closed)
-      }
-      if let state = step?.suppressed, let recording { noteSuppressed(state, in: recording) }
       progress.update(done: index + 1)
       // A reader that went away, or an output that cannot be written, ends the run.
       return !stopped && !console.outputClosed && console.outputError == nil
     }
     progress.finish()
-    if let last = recording, let state = sequence?.finish() { noteSuppressed(state, in: last) }
+    finishRecording()
 
     if isSequence && options.format != .jsonl {
       for (name, found) in changes {
@@ -465,12 +498,13 @@ enum ImageCommand {
         let seconds = (Double(change.frame) / fps * 100).rounded() / 100
         when += " (\(seconds) s)"
       }
-      lines.append("  \(when), \(terminalSafe(path)): \(change.from.rawValue) -> \(change.to.rawValue)")
+      let to = change.to.rawValue + (change.flashing ? " (flashing)" : "")
+      lines.append("  \(when), \(terminalSafe(path)): \(change.from.rawValue) -> \(to)")
     }
     for state in suppressed {
       lines.append(
         "  frames \(state.frames.lowerBound)-\(state.frames.upperBound), \(terminalSafe(state.path)): "
-          + "\(state.color.rawValue) on \(state.frames.count) frames, kept out by the vote")
+          + "\(state.color.rawValue) on \(state.frames.count) frames, kept out by the smoothing")
     }
     return lines.joined(separator: "\n")
   }

@@ -32,6 +32,11 @@ struct JSONLine {
     text += String(value)
   }
 
+  mutating func add(_ key: String, _ value: Bool) {
+    separate(key)
+    text += value ? "true" : "false"
+  }
+
   mutating func add(_ key: String, object: JSONLine) {
     separate(key)
     text += object.closed

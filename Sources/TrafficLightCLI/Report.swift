@@ -16,6 +16,8 @@ struct ResultRow {
   /// How sure the decision is of the colour, 0 to 1.
   var confidence = 0.0
   var smoothed: SignalColor?
+  /// In a sequence: whether the smoothed colour is a flashing light's.
+  var flashing = false
   var error: String?
   /// A remark for a row with no reading, such as a label file without a box.
   var note: String?
@@ -111,7 +113,7 @@ struct ReportFormatter {
       case .path: padded(terminalSafe(row.path), to: pathWidth)
       case .region: showsRegions ? padded(row.region.map(Self.describe) ?? "-", to: Self.regionWidth) : nil
       case .color: padded(row.color?.rawValue ?? "error", to: 7)
-      case .smoothed: padded(row.smoothed?.rawValue ?? "", to: 8)
+      case .smoothed: padded((row.smoothed?.rawValue ?? "") + (row.flashing ? "*" : ""), to: 8)
       case .confidence: padded(row.color == nil ? "-" : Self.confidence(row.confidence), to: 5)
       case .counts:
         row.color == nil
@@ -140,6 +142,7 @@ struct ReportFormatter {
     if let color = row.color {
       line.add("color", color.rawValue)
       if let smoothed = row.smoothed { line.add("smoothed", smoothed.rawValue) }
+      if row.flashing { line.add("flashing", true) }
       line.add("counts", object: Self.json(row.counts))
       if row.decidedBy != FrameDecision.vote { line.add("decidedBy", row.decidedBy) }
       line.add("confidence", Self.rounded(row.confidence))
@@ -147,6 +150,7 @@ struct ReportFormatter {
     } else {
       line.add("error", row.error ?? "")
       if let smoothed = row.smoothed { line.add("smoothed", smoothed.rawValue) }
+      if row.flashing { line.add("flashing", true) }
     }
     if let note = row.note { line.add("note", note) }
     if let damage = row.damage { line.add("warning", damage) }
@@ -190,7 +194,7 @@ struct ReportFormatter {
       case .region:
         fields += row.region.map { [$0.x, $0.y, $0.width, $0.height].map(String.init) } ?? ["", "", "", ""]
       case .color: fields.append(row.color?.rawValue ?? "")
-      case .smoothed: fields.append(row.smoothed?.rawValue ?? "")
+      case .smoothed: fields.append((row.smoothed?.rawValue ?? "") + (row.flashing ? " flashing" : ""))
       case .confidence: fields.append(row.color == nil ? "" : Self.confidence(row.confidence))
       case .counts:
         fields +=

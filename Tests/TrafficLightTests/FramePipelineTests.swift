@@ -79,15 +79,19 @@ import TrafficLightTestSupport
   @Test func sequence_feedsFramesThroughTheVote_andNamesTheChanges() {
     var sequence = SequenceClassifier(window: 3)
     let frames: [SignalColor] = [.red, .red, .green, .green, .green]
-    let steps = frames.map { sequence.feed(reading($0)) }
+    let steps = frames.flatMap { sequence.feed(reading($0)) }
     #expect(steps.map(\.frame) == [0, 1, 2, 3, 4])
     #expect(steps.map(\.color) == frames)
     #expect(steps.map(\.smoothed) == [.red, .red, .red, .green, .green])
     #expect(
-      steps.compactMap(\.change) == [
-        StateChange(frame: 0, from: .unknown, to: .red), StateChange(frame: 3, from: .red, to: .green),
+      steps.compactMap(\.change).map { [$0.frame, $0.from, $0.to] as [AnyHashable] } == [
+        [0, SignalColor.unknown, SignalColor.red], [3, SignalColor.red, SignalColor.green],
       ])
-    #expect(steps.compactMap(\.change) == StateChange.changes(in: steps.map(\.smoothed)))
+    #expect(
+      steps.compactMap(\.change).map { [$0.frame, $0.from, $0.to] as [AnyHashable] }
+        == StateChange.changes(in: steps.map(\.smoothed)).map { [$0.frame, $0.from, $0.to] as [AnyHashable] })
+    // The vote's confidence is the colour's share of the window.
+    #expect(steps.compactMap(\.change).map(\.confidence) == [1, 2.0 / 3])
   }
 
   /// A colour shown on 2 or more frames in a row that the vote never took is reported when
@@ -97,26 +101,28 @@ import TrafficLightTestSupport
     let frames: [SignalColor] = [
       .green, .green, .green, .yellow, .yellow, .red, .red, .red, .red, .red, .red, .green,
     ]
-    let steps = frames.enumerated().map { index, color in sequence.feed(reading(color, name: "f\(index).png"))
+    let steps = frames.enumerated().flatMap { index, color in
+      sequence.feed(reading(color, name: "f\(index).png"))
     }
     #expect(steps.map(\.smoothed).contains(.yellow) == false)
     #expect(
       steps.compactMap(\.suppressed) == [SuppressedState(color: .yellow, frames: 3...4, path: "f3.png")])
     #expect(steps[5].suppressed != nil)  // reported on the frame that ended the run
-    #expect(sequence.finish() == nil)  // the last green is one frame: flicker
+    #expect(sequence.finish().suppressed == nil)  // the last green is one frame: flicker
     var trailing = SequenceClassifier(window: 10)
     for color in [SignalColor.red, .red, .red, .red, .green, .green] { _ = trailing.feed(reading(color)) }
-    #expect(trailing.finish()?.frames == 4...5)
+    #expect(trailing.finish().suppressed?.frames == 4...5)
   }
 
-  @Test func sequence_unreadableFrame_votesUnknown() {
+  @Test func sequence_unreadableFrame_votesUnknown() throws {
     var sequence = SequenceClassifier()
     _ = sequence.feed(reading(.green))
-    let step = sequence.feed(fileAt: "/nonexistent/frame.jpg", with: ImageReader(pipeline: seed))
+    let steps = sequence.feed(fileAt: "/nonexistent/frame.jpg", with: ImageReader(pipeline: seed))
+    try #require(steps.count == 1)
+    let step = steps[0]
     #expect(step.color == .unknown)
     #expect(step.smoothed == .green)
     #expect(step.change == nil)
-    #expect(sequence.vote.recent == [.green, .unknown])
     guard case .failure(.decode(let error)) = step.reading.outcome else {
       Issue.record("a missing frame was read")
       return

@@ -651,9 +651,10 @@ struct LampFinderSharedFramesTests {
       let right = light(.green, x: 500, confidence: frame % 2 == 0 ? 0.7 : 0.9)
       let reading = ImageReading(
         path: "f\(frame).jpg", outcome: .success([RegionReading(found: left), RegionReading(found: right)]))
-      let step = sequence.feed(reading)
-      chosen.append(step.light?.box.x ?? -1)
-      #expect(step.color == .green)
+      for step in sequence.feed(reading) {
+        chosen.append(step.light?.box.x ?? -1)
+        #expect(step.color == .green)
+      }
     }
     #expect(chosen == [100, 103, 106, 109, 112, 115])
   }

@@ -44,7 +44,7 @@ import TrafficLightTestSupport
     #expect(paths.count == 12)
     let reader = ImageReader(pipeline: FramePipeline(profile: .default))
     var synchronous = SequenceClassifier()
-    let expected = paths.map { synchronous.feed(reader.read($0)) }
+    let expected = paths.flatMap { synchronous.feed(reader.read($0)) }
     var steps: [SequenceStep] = []
     for try await step in reader.readings(of: paths, jobs: 2).sequenceSteps() { steps.append(step) }
     #expect(steps == expected)
@@ -55,6 +55,19 @@ import TrafficLightTestSupport
     var fed: [SignalColor] = []
     for try await step in stream.sequenceSteps() { fed.append(step.smoothed) }
     #expect(fed == expected.map(\.smoothed))
+    // Offline smoothing: every step comes once the readings end, as `finish` gives them.
+    var offline = SequenceClassifier(smoothing: Profile.default.smoothing)
+    var offlineExpected = paths.flatMap { offline.feed(reader.read($0)) }
+    #expect(offlineExpected.isEmpty)
+    offlineExpected = offline.finish().steps
+    var offlineSteps: [SequenceStep] = []
+    for try await step in reader.readings(of: paths, jobs: 2).sequenceSteps(
+      smoothing: Profile.default.smoothing)
+    {
+      offlineSteps.append(step)
+    }
+    #expect(offlineSteps == offlineExpected)
+    #expect(offlineSteps.map(\.frame) == Array(0..<12))
   }
 
   /// A consumer that stops early ends the stream: no hang, and no further file is read.

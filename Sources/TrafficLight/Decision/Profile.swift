@@ -61,12 +61,15 @@ public struct Profile: Sendable, Equatable, Codable {
   /// (`FrameDecision.inRegion(ofBusyness:atMost:)`). Nil, the default: no bound
   /// (JSON `maximumBusyness`).
   public var maximumBusyness: Double? = nil
+  /// How a sequence's frames are smoothed over time (JSON `smoothing`; left out, the
+  /// article's ten-frame vote).
+  public var smoothing = Smoothing.vote
 
   /// A profile of these parts; the defaults are the seed's.
   public init(
     name: String, sigma: Double = 2, thresholds: HSVThresholds, grid: SampleGrid = SampleGrid(),
     locator: any LightLocator = WholeRegion(), decider: any FrameDecider = CascadeDecider(),
-    maximumBusyness: Double? = nil
+    maximumBusyness: Double? = nil, smoothing: Smoothing = .vote
   ) {
     self.name = name
     self.sigma = sigma
@@ -75,6 +78,7 @@ public struct Profile: Sendable, Equatable, Codable {
     self.locator = locator
     self.decider = decider
     self.maximumBusyness = maximumBusyness
+    self.smoothing = smoothing
   }
 
   /// The article's method exactly: sigma 2, its thresholds, seven points down the centre,
@@ -91,7 +95,9 @@ public struct Profile: Sendable, Equatable, Codable {
   /// below the light's centre line elsewhere (`shade`); and a red point as dim beside a lit
   /// green lamp as an unlit lens does not veto green (`RedVetoesGreen.unlitRatio`, the
   /// finder's `unlitRatio`); and where no lit lamp placed the light, a region as busy as
-  /// foliage or rendered terrain names no colour (`maximumBusyness`). It reads vertical
+  /// foliage or rendered terrain names no colour (`maximumBusyness`). A sequence is smoothed
+  /// by the most likely states of the light over the whole recording (`Smoothing.Kind.offline`).
+  /// It reads vertical
   /// lights: its locator looks for vertical heads only (`oriented(_:)` turns it).
   /// CALIBRATION.md says what each value is for and what its neighbours read.
   public static let `default` = Profile(
@@ -116,7 +122,7 @@ public struct Profile: Sendable, Equatable, Codable {
             white: 0.2, red: HueRange(300, 15), yellow: HueRange(15, 65), green: HueRange(90, 195))),
         RedVetoesGreen(unlitRatio: 0.8),
       ]),
-    maximumBusyness: 0.55
+    maximumBusyness: 0.55, smoothing: Smoothing(kind: .offline)
   ).oriented(.vertical)
 
   /// The finder this profile searches whole frames with: its locator's
@@ -194,6 +200,7 @@ public struct Profile: Sendable, Equatable, Codable {
     if let bound = maximumBusyness, !(bound >= 0 && bound <= 100) {
       return "maximumBusyness must be between 0 and 100, not \(bound)"
     }
+    if let problem = smoothing.problem { return problem }
     if let problem = decider.problem { return problem }
     if let problem = locator.problem { return "locator \(type(of: locator).kind): \(problem)" }
     return Self.problem(of: thresholds)
@@ -260,12 +267,12 @@ public struct Profile: Sendable, Equatable, Codable {
   public static func == (a: Profile, b: Profile) -> Bool {
     a.name == b.name && a.sigma == b.sigma && a.thresholds == b.thresholds && a.grid == b.grid
       && a.minimumConfidence == b.minimumConfidence && a.maximumBusyness == b.maximumBusyness
-      && a.locator.isEqual(to: b.locator) && a.decider.isEqual(to: b.decider)
+      && a.locator.isEqual(to: b.locator) && a.decider.isEqual(to: b.decider) && a.smoothing == b.smoothing
   }
 
   enum CodingKeys: String, CodingKey {
     case name, sigma, thresholds, points, columns, orientation, locator, decider, minimumConfidence
-    case maximumBusyness
+    case maximumBusyness, smoothing
   }
 
   /// The cascade's keys in the flat form of earlier versions.
@@ -298,6 +305,7 @@ public struct Profile: Sendable, Equatable, Codable {
       try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? grid.orientation
     minimumConfidence = try container.decodeIfPresent(Double.self, forKey: .minimumConfidence) ?? 0
     maximumBusyness = try container.decodeIfPresent(Double.self, forKey: .maximumBusyness)
+    smoothing = try container.decodeIfPresent(Smoothing.self, forKey: .smoothing) ?? .vote
     locator =
       container.contains(.locator)
       ? try LightLocators.decode(from: container.superDecoder(forKey: .locator)) : WholeRegion()
@@ -338,6 +346,7 @@ public struct Profile: Sendable, Equatable, Codable {
     try container.encode(grid.orientation, forKey: .orientation)
     if minimumConfidence != 0 { try container.encode(minimumConfidence, forKey: .minimumConfidence) }
     try container.encodeIfPresent(maximumBusyness, forKey: .maximumBusyness)
+    try container.encode(smoothing, forKey: .smoothing)
     try LightLocators.encode(locator, to: container.superEncoder(forKey: .locator))
     try FrameDeciders.encode(decider, to: container.superEncoder(forKey: .decider))
   }

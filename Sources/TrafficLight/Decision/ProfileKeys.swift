@@ -14,7 +14,7 @@ enum ProfileKeys {
     let known: Set<String> = [
       "name", "sigma", "thresholds", "points", "columns", "orientation", "locator", "decider",
       "minimumConfidence", "maximumBusyness", "lampOrder", "positionWeight", "relativeBrightness",
-      "warmSplit", "faintLamp", "brightnessFallback",
+      "warmSplit", "faintLamp", "brightnessFallback", "smoothing",
     ]
     for key in top.keys.sorted() where !known.contains(key) { return key }
     let parts: [(String, (Data) throws -> Data)] = [
@@ -22,6 +22,7 @@ enum ProfileKeys {
       ("locator", { try JSONEncoder().encode(try JSONDecoder().decode(AnyLocator.self, from: $0)) }),
       ("decider", { try JSONEncoder().encode(try JSONDecoder().decode(AnyDecider.self, from: $0)) }),
       ("warmSplit", { try JSONEncoder().encode(try JSONDecoder().decode(WarmSplit.self, from: $0)) }),
+      ("smoothing", { try JSONEncoder().encode(try JSONDecoder().decode(Smoothing.self, from: $0)) }),
       ("faintLamp", { try JSONEncoder().encode(try JSONDecoder().decode(FaintLamp.self, from: $0)) }),
       (
         "brightnessFallback",

@@ -80,4 +80,25 @@ public struct ImageReading: Sendable, Equatable {
     reading.searchedForLights = searchedForLights
     return reading
   }
+
+  /// This reading without class maps, pictures or sample points (counts, colours and boxes
+  /// kept): what a sequence holds of a frame its smoother has not decided yet.
+  public func forKeeping() -> ImageReading {
+    var reading = ImageReading(
+      path: path,
+      outcome: outcome.map { readings in
+        readings.map { region in
+          let decision = region.result.decision
+          let kept = FrameDecision(
+            samples: [], counts: decision.counts, color: decision.color, decidedBy: decision.decidedBy,
+            confidence: decision.confidence)
+          return RegionReading(
+            box: region.box,
+            result: FrameResult(decision: kept, region: region.result.region, light: region.result.light),
+            light: region.light)
+        }
+      }, damage: damage)
+    reading.searchedForLights = searchedForLights
+    return reading
+  }
 }

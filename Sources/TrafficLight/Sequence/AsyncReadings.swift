@@ -44,34 +44,57 @@ private final class StopFlag: @unchecked Sendable {
 
 /// The steps of a sequence whose readings arrive asynchronously (from `ImageReader.readings`,
 /// or fed by the caller through an `AsyncStream`): each reading through one
-/// `SequenceClassifier`'s vote, in order.
+/// `SequenceClassifier`, in order; the steps come out as the smoother decides them (with
+/// `offline` smoothing, all of them once the readings end).
 public struct SequenceSteps<Base: AsyncSequence>: AsyncSequence where Base.Element == ImageReading {
   /// Each reading's step.
   public typealias Element = SequenceStep
   let base: Base
-  let window: Int
+  let smoothing: Smoothing
+  let fps: Double?
 
   /// The iterator: the base's readings, fed one at a time.
   public struct AsyncIterator: AsyncIteratorProtocol {
     var base: Base.AsyncIterator
     var classifier: SequenceClassifier
+    var ready: [SequenceStep] = []
+    var next = 0
+    var finished = false
 
-    /// The next reading's step, or nil when the readings end.
+    /// The next step, or nil when the readings end and every step was given.
     public mutating func next() async throws -> SequenceStep? {
-      guard let reading = try await base.next() else { return nil }
-      return classifier.feed(reading)
+      while next == ready.count {
+        guard !finished else { return nil }
+        ready = []
+        next = 0
+        if let reading = try await base.next() {
+          ready = classifier.feed(reading)
+        } else {
+          finished = true
+          ready = classifier.finish().steps
+        }
+      }
+      defer { next += 1 }
+      return ready[next]
     }
   }
 
-  /// An iterator with a vote of its own.
+  /// An iterator with a smoother of its own.
   public func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(base: base.makeAsyncIterator(), classifier: SequenceClassifier(window: window))
+    AsyncIterator(
+      base: base.makeAsyncIterator(), classifier: SequenceClassifier(smoothing: smoothing, fps: fps))
   }
 }
 
 extension AsyncSequence where Element == ImageReading {
   /// These readings as the frames of one sequence, smoothed by a vote over `window` frames.
   public func sequenceSteps(window: Int = 10) -> SequenceSteps<Self> {
-    SequenceSteps(base: self, window: window)
+    SequenceSteps(base: self, smoothing: Smoothing(kind: .vote, window: window), fps: nil)
+  }
+
+  /// These readings as the frames of one sequence, smoothed as `smoothing` says (a profile's
+  /// `smoothing`), the frames coming `fps` a second when known.
+  public func sequenceSteps(smoothing: Smoothing, fps: Double? = nil) -> SequenceSteps<Self> {
+    SequenceSteps(base: self, smoothing: smoothing, fps: fps)
   }
 }

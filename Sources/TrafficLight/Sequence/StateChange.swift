@@ -6,6 +6,10 @@ public struct StateChange: Sendable, Equatable {
   public let from: SignalColor
   /// The smoothed colour from it on.
   public let to: SignalColor
+  /// How sure the smoother is of `to` on the change's frame, 0 to 1, when it says.
+  public var confidence: Double? = nil
+  /// Whether `to` is a flashing light (a change may be only into or out of flashing).
+  public var flashing = false
 
   /// A change at `frame` from `from` to `to`.
   public init(frame: Int, from: SignalColor, to: SignalColor) {
