@@ -266,7 +266,8 @@ enum ImageCommand {
         event.add("from", change.from.rawValue)
         event.add("to", change.to.rawValue)
         if change.flashing { event.add("flashing", true) }
-        if let confidence = change.confidence {
+        // The vote's records stay as the article's tool wrote them.
+        if smoothing.kind != .vote, let confidence = change.confidence {
           event.add("confidence", (confidence * 1000).rounded() / 1000)
         }
         console.out(event.closed)
@@ -365,7 +366,7 @@ enum ImageCommand {
       for (name, found) in changes {
         console.err(
           summary(
-            found, suppressed: suppressedStates[name] ?? [], fps: options.fps,
+            found, suppressed: suppressedStates[name] ?? [], fps: options.fps, by: smoothing.kind,
             recording: operands.count > 1 ? name : nil))
       }
     }
@@ -484,7 +485,7 @@ enum ImageCommand {
   /// The state changes, for people; `recording` names the DIR when there are several.
   static func summary(
     _ changes: [(change: StateChange, path: String)], suppressed: [SuppressedState] = [], fps: Double?,
-    recording: String? = nil
+    by kind: Smoothing.Kind = .vote, recording: String? = nil
   ) -> String {
     let heading = "State changes" + (recording.map { " in \(terminalSafe($0))" } ?? "") + ":"
     guard !changes.isEmpty || !suppressed.isEmpty else {
@@ -504,7 +505,7 @@ enum ImageCommand {
     for state in suppressed {
       lines.append(
         "  frames \(state.frames.lowerBound)-\(state.frames.upperBound), \(terminalSafe(state.path)): "
-          + "\(state.color.rawValue) on \(state.frames.count) frames, kept out by the smoothing")
+          + "\(state.color.rawValue) on \(state.frames.count) frames, kept out by the \(kind == .vote ? "vote" : "smoothing")")
     }
     return lines.joined(separator: "\n")
   }

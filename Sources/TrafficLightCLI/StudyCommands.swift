@@ -9,7 +9,7 @@ enum StudyCommand: String {
   var usage: String {
     switch self {
     case .evaluate:
-      "Usage: traffic-light evaluate [--profile NAME|FILE] [--orientation O] [--format text|jsonl] [--misses] [--candidates FILE.csv] DIR..."
+      "Usage: traffic-light evaluate [--profile NAME|FILE] [--orientation O] [--format text|jsonl] [--smoothing S] [--misses] [--candidates FILE.csv] DIR..."
     case .calibrate: "Usage: traffic-light calibrate [options] DIR... -o PROFILE.json"
     }
   }
@@ -23,7 +23,12 @@ enum StudyCommand: String {
       \(usage)
 
       A DIR holds red/, yellow/, green/ (and optionally unknown/) folders of images, or a
-      labels.csv with 'file' and 'state' columns (state red, yellow, green or unknown).
+      labels.csv with 'file' and 'state' columns (state red, yellow, green or unknown); or
+      whole frames with a boxes.csv; or a labelled recording: frames/ and a labels.csv of
+      'index,file,state' in time order, read as 'sequence' reads it with the profile's
+      smoothing, and measured frame by frame and smoothed (lit frames right, red read as
+      green, dark frames read unknown, the label's changes made within 2 frames and the
+      median lag).
       Prints, per DIR, the confusion matrix (rows: the labels; columns: what was read), the
       accuracy over the images labelled red, yellow or green, the recall of each colour and
       the number of red lights read as green.
@@ -36,6 +41,9 @@ enum StudyCommand: String {
                               the heads the finder looks for (default: the profile's
                               for crops, both for frames)
         --format text|jsonl   a report for people (default), or one JSON object per DIR
+        --smoothing vote|offline|online
+                              on labelled recordings, the smoothing measured (default:
+                              the profile's)
         --misses              also name every image whose reading differs from its label
                               (with the rule that decided it when that was not the vote)
         --candidates FILE.csv
@@ -98,6 +106,8 @@ enum StudyCommand: String {
     var name: String?
     var misses = false
     var candidates: String?
+    /// On labelled recordings: the smoothing measured, over the profile's.
+    var smoothing: Smoothing.Kind?
     var folds = 0
     var split = SplitKind.blocks
     var partitions = 1
@@ -118,6 +128,12 @@ enum StudyCommand: String {
       case .option("--from", let inline) where self == .calibrate:
         options.profile = try scanner.value(of: "--from", inline: inline)
       case .option("--misses", _) where self == .evaluate: options.misses = true
+      case .option("--smoothing", let inline) where self == .evaluate:
+        let text = try scanner.value(of: "--smoothing", inline: inline)
+        guard let kind = Smoothing.Kind(rawValue: text) else {
+          throw CommandError("--smoothing must be vote, offline or online, not '\(text)'")
+        }
+        options.smoothing = kind
       case .option("--candidates", let inline) where self == .evaluate:
         options.candidates = try scanner.value(of: "--candidates", inline: inline)
       case .option("--orientation", let inline) where self == .evaluate:
@@ -184,11 +200,19 @@ enum StudyCommand: String {
       throw CommandError(error)
     }
     if let orientation = options.orientation { profile = profile.oriented(orientation) }
+    if let kind = options.smoothing { profile.smoothing.kind = kind }
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
     if options.candidates != nil && !options.folders.allSatisfy(BoxedFrames.isBoxedFolder) {
       throw CommandError("--candidates reads folders of boxed frames only (frames/ and boxes.csv)")
     }
-    if self == .evaluate && options.folders.contains(where: BoxedFrames.isBoxedFolder) {
+    if options.folders.contains(where: LabelledRecording.isRecordingFolder) {
+      guard self == .evaluate else {
+        throw CommandError("a labelled recording (frames/ and labels.csv with index): 'evaluate' reads it, 'calibrate' fits crops")
+      }
+    }
+    if self == .evaluate
+      && options.folders.contains(where: { BoxedFrames.isBoxedFolder($0) || LabelledRecording.isRecordingFolder($0) })
+    {
       return try evaluateMixed(profile, options, jobs: jobs, console: &console)
     }
     var sets: [(String, [LabelledImage])] = []
@@ -216,7 +240,11 @@ enum StudyCommand: String {
     var candidateRows = [Self.candidateHeader]
     for (index, folder) in options.folders.enumerated() {
       if index > 0 && options.format != .jsonl { console.out("") }
-      if BoxedFrames.isBoxedFolder(folder) {
+      if LabelledRecording.isRecordingFolder(folder) {
+        let recording: LabelledRecording
+        do { recording = try LabelledRecording.load(folder) } catch { throw CommandError(error) }
+        Self.reportRecording(Self.evaluate(recording, profile, options, jobs: jobs, console: &console), folder: folder, profile: profile, options, console: &console)
+      } else if BoxedFrames.isBoxedFolder(folder) {
         let frames: [BoxedFrame]
         do { frames = try BoxedFrames.load(folder) } catch { throw CommandError(error) }
         let evaluator = FrameEvaluator(finder: profile.frameFinder(heads: options.orientation ?? .auto))
@@ -239,6 +267,75 @@ enum StudyCommand: String {
       return 1
     }
     return 0
+  }
+
+  /// A labelled recording read as `sequence` reads a folder of frames with the profile's
+  /// smoothing: frames over 512x512 searched for their lights, the rest read as crops.
+  private static func evaluate(
+    _ recording: LabelledRecording, _ profile: Profile, _ options: Options, jobs: Int, console: inout Console
+  ) -> RecordingScore {
+    let finder = profile.frameFinder(heads: options.orientation ?? .auto)
+    let reader = ImageReader(
+      pipeline: FramePipeline(profile: profile),
+      regions: .framesOrCrops(finder, largestCrop: RegionSource.largestCrop))
+    var classifier = SequenceClassifier(smoothing: profile.smoothing)
+    var steps: [SequenceStep] = []
+    var failures: [(String, String)] = []
+    let paths = recording.frames.map(\.path)
+    OrderedParallelMap.stream(count: paths.count, jobs: jobs, window: 4 * jobs) { i in
+      reader.read(paths[i]).forKeeping()
+    } consume: { _, reading in
+      if case .failure(let error) = reading.outcome { failures.append((reading.path, error.reason)) }
+      steps += classifier.feed(reading)
+      return true
+    }
+    steps += classifier.finish().steps
+    for (path, reason) in failures { console.err("Error: \(path): \(reason)") }
+    return RecordingScore(
+      truth: recording.frames.map(\.truth), frames: steps.map(\.color), smoothed: steps.map(\.smoothed))
+  }
+
+  /// A recording's figures: each frame's own colour and the smoothed colour against the labels.
+  private static func reportRecording(
+    _ score: RecordingScore, folder: String, profile: Profile, _ options: Options, console: inout Console
+  ) {
+    func share(_ count: Int, of total: Int) -> Double { total == 0 ? 0 : Double(count) / Double(total) }
+    if options.format == .jsonl {
+      var line = JSONLine()
+      line.add("folder", folder)
+      line.add("profile", profile.name)
+      line.add("smoothing", profile.smoothing.kind.rawValue)
+      line.add("lit", score.lit)
+      line.add("dark", score.dark)
+      for (name, right, redAsGreen, darkUnknown) in [
+        ("frames", score.framesRight, score.framesRedAsGreen, score.framesDarkUnknown),
+        ("smoothed", score.smoothedRight, score.smoothedRedAsGreen, score.smoothedDarkUnknown),
+      ] {
+        var part = JSONLine()
+        part.add("right", right)
+        part.add("accuracy", share(right, of: score.lit))
+        part.add("redCalledGreen", redAsGreen)
+        part.add("darkUnknown", darkUnknown)
+        line.add(name, object: part)
+      }
+      line.add("changes", score.changes)
+      line.add("changesWithinTwo", score.changesWithinTwo)
+      if let lag = score.medianLag { line.add("medianLag", lag) }
+      console.out(line.closed)
+      return
+    }
+    let lines = [
+      "\(folder): profile \(profile.name), smoothing \(profile.smoothing.kind.rawValue), "
+        + "\(score.lit + score.dark) frames (\(score.lit) lit, \(score.dark) dark)",
+      "            lit right            red read as green  dark read unknown",
+      "  frames    " + padded("\(percent(share(score.framesRight, of: score.lit))) (\(score.framesRight))", to: 21)
+        + padded(String(score.framesRedAsGreen), to: 19) + "\(score.framesDarkUnknown) of \(score.dark)",
+      "  smoothed  " + padded("\(percent(share(score.smoothedRight, of: score.lit))) (\(score.smoothedRight))", to: 21)
+        + padded(String(score.smoothedRedAsGreen), to: 19) + "\(score.smoothedDarkUnknown) of \(score.dark)",
+      "changes made within 2 frames: \(score.changesWithinTwo) of \(score.changes)"
+        + (score.medianLag.map { ", median lag \($0) frames" } ?? ", none made"),
+    ]
+    console.out(lines.joined(separator: "\n"))
   }
 
   private func evaluate(

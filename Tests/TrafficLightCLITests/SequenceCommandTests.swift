@@ -207,3 +207,66 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
       text.stderr.contains("  frames 3-4, \(folder)/frame_3.png: yellow on 2 frames, kept out by the vote"))
   }
 }
+
+@Suite struct SmoothingCommandTests {
+  /// The default profile smooths offline: a two-frame yellow the vote would keep out is kept,
+  /// changes land on their frames, and events carry a confidence.
+  @Test func sequence_default_smoothsOffline_changesOnTheirFrames() throws {
+    let colors: [SignalColor] = [.green, .green, .green, .yellow, .yellow, .red, .red, .red, .red]
+    let folder = try syntheticSequence(colors)
+    let run = try traffic("sequence", "--format", "jsonl", "--events", "--orientation", "auto", folder)
+    #expect(run.status == 0)
+    let records = try run.stdout.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+    }
+    let frames = records.filter { $0["event"] == nil }
+    #expect(frames.map { $0["smoothed"] as? String } == colors.map(\.rawValue))
+    let changes = records.filter { $0["event"] as? String == "change" }
+    #expect(changes.map { $0["frame"] as? Int } == [0, 3, 5])
+    #expect(changes.allSatisfy { (($0["confidence"] as? NSNumber)?.doubleValue).map { $0 > 0 && $0 <= 1 } ?? false })
+    // The vote, asked for, keeps the yellow out and says so.
+    let vote = try traffic("sequence", "--smoothing", "vote", folder)
+    #expect(vote.stderr.contains("yellow on 2 frames, kept out by the vote"))
+    let online = try traffic("sequence", "--delay", "1", "--format", "jsonl", "--orientation", "auto", folder)
+    #expect(online.stdout.split(separator: "\n").count == colors.count)
+    #expect(online.stdout.contains(#""smoothed":"yellow""#))
+  }
+
+  @Test func sequence_windowAndDelayInSeconds_needFPS_andFitTheirSmoothing() throws {
+    let folder = try syntheticSequence([.red, .red, .green])
+    #expect(try traffic("sequence", "--window", "0.5s", folder).stderr.contains("--window in seconds needs --fps"))
+    #expect(try traffic("sequence", "--window", "1.5s", "--fps", "2", folder).status == 0)
+    #expect(try traffic("sequence", "--delay", "0.5s", "--fps", "4", folder).status == 0)
+    #expect(try traffic("sequence", "--smoothing", "offline", "--window", "3", folder).status == 64)
+    #expect(try traffic("sequence", "--smoothing", "vote", "--delay", "3", folder).status == 64)
+    #expect(try traffic("sequence", "--smoothing", "sometimes", folder).status == 64)
+    #expect(try traffic("sequence", "--window", "-1s", "--fps", "2", folder).status == 64)
+  }
+
+  /// `evaluate` on a labelled recording: frames/ and labels.csv of index,file,state, in the
+  /// order of index (not of the rows).
+  @Test func evaluate_labelledRecording_scoresFramesAndSmoothed() throws {
+    let colors: [SignalColor] = [.green, .green, .green, .red, .red, .red]
+    let source = try syntheticSequence(colors)
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+    var rows = ["index,file,state"]
+    for (index, color) in colors.enumerated() {
+      try FileManager.default.copyItem(atPath: source + "/frame_\(index).png", toPath: folder + "/frames/f\(index).png")
+      rows.append("\(index * 10),f\(index).png,\(color.rawValue)")
+    }
+    try (rows[0] + "\n" + rows.dropFirst().reversed().joined(separator: "\n") + "\n").write(
+      toFile: folder + "/labels.csv", atomically: true, encoding: .utf8)
+    let run = try traffic("evaluate", "--format", "jsonl", "--orientation", "auto", folder)
+    #expect(run.status == 0)
+    let record = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+    #expect(record["lit"] as? Int == 6)
+    #expect((record["frames"] as? [String: Any])?["right"] as? Int == 6)
+    #expect((record["smoothed"] as? [String: Any])?["right"] as? Int == 6)
+    #expect(record["changes"] as? Int == 1 && record["changesWithinTwo"] as? Int == 1)
+    #expect(record["medianLag"] as? Double == 0)
+    let text = try traffic("evaluate", "--smoothing", "vote", "--orientation", "auto", folder)
+    #expect(text.stdout.contains("smoothing vote"))
+    #expect(try traffic("calibrate", folder, "-o", folder + "/p.json").status == 64)
+  }
+}
