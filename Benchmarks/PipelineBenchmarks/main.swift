@@ -4,6 +4,7 @@
 //                                           [--kernel-level LEVEL]
 //   swift run -c release PipelineBenchmarks --write-frames DIR
 //   swift run -c release PipelineBenchmarks --levels
+//   swift run -c release PipelineBenchmarks --smoothing FRAMES   (each smoother over one recording)
 //
 // Stages: decode (libjpeg-turbo), blur (whole frame), classify (every pixel), blur+classify,
 // sample (the points of a classified frame), a frame's decision with the whole frame
@@ -29,6 +30,7 @@ struct Options {
   var seconds = 1.0
   var profile = "default"
   var writeFrames: String?
+  var smoothingFrames: Int?
 
   static func parse(_ arguments: [String]) -> Options {
     var options = Options()
@@ -49,6 +51,7 @@ struct Options {
         }
         setenv(KernelLevel.environmentVariable, value, 1)
       case "--write-frames": options.writeFrames = rest.popFirst()
+      case "--smoothing": options.smoothingFrames = rest.popFirst().flatMap { Int($0) }
       case "--levels":
         // The kernel levels this CPU runs, one a line, lowest first.
         for level in KernelLevel.supported { print(level.rawValue) }
@@ -60,6 +63,8 @@ struct Options {
                                     [--kernel-level LEVEL]   (default: the best this CPU runs)
                  PipelineBenchmarks --write-frames DIR   (the benchmark's frames as JPEG files)
                  PipelineBenchmarks --levels             (the kernel levels this CPU runs)
+                 PipelineBenchmarks --smoothing FRAMES   (each smoother over a recording of FRAMES
+                                                          readings: time, and the peak memory it adds)
           """)
         exit(0)
       default:
@@ -178,6 +183,11 @@ func lightCrop(width: Int, height: Int) -> RGBImage {
 }
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+
+if let count = options.smoothingFrames {
+  benchmarkSmoothing(frames: count, runs: 5)
+  exit(0)
+}
 // A frame `searchedOnly` gets the finder's rows alone. No frame's name holds another's, so
 // `--filter` with a frame's name picks that frame.
 let frames: [(name: String, image: RGBImage, searchedOnly: Bool)] = [
@@ -305,5 +315,56 @@ if options.json {
       line += "   " + String(format: "%.2f", ratio.median) + "x \(ratio.to) (median of pairs)"
     }
     print(line)
+  }
+}
+
+/// The peak resident memory of this process so far, in bytes.
+func peakMemory() -> Int {
+  var usage = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &usage)
+  return usage.ru_maxrss * 1024
+}
+
+/// Each smoother over one recording of `frames` random readings (runs of states, flicker,
+/// weak and failed frames): the median time of `runs` and the peak memory the first run adds.
+/// The kinds run in the order online, vote, offline, so each peak is measured over the last.
+func benchmarkSmoothing(frames: Int, runs: Int) {
+  var generator = SeededGenerator(seed: 47)
+  let colors: [SignalColor] = [.red, .yellow, .green, .unknown]
+  var readings: [FrameObservation] = []
+  readings.reserveCapacity(frames)
+  while readings.count < frames {
+    let color = colors.randomElement(using: &generator)!
+    for _ in 0..<Int.random(in: 1...30, using: &generator) where readings.count < frames {
+      let roll = Double.random(in: 0..<1, using: &generator)
+      let read =
+        roll < 0.05 ? SignalColor.unknown : roll < 0.1 ? colors.randomElement(using: &generator)! : color
+      readings.append(
+        FrameObservation(
+          color: read, confidence: Double.random(in: 0...1, using: &generator), wasRead: roll >= 0.02))
+    }
+  }
+  print("smoothing \(frames) frames (median of \(runs) runs)")
+  print("kind      total (ms)   per frame (ns)   peak memory added (MB)")
+  for kind in [Smoothing.Kind.online, .vote, .offline] {
+    var times: [UInt64] = []
+    var added = 0
+    for run in 0..<runs {
+      let before = peakMemory()
+      let start = DispatchTime.now().uptimeNanoseconds
+      var smoother = Smoothing(kind: kind).makeSmoother(fps: 10)
+      var decided = 0
+      for reading in readings { decided += smoother.add(reading).count }
+      decided += smoother.finish().count
+      times.append(DispatchTime.now().uptimeNanoseconds - start)
+      precondition(decided == frames, "every frame decided once")
+      if run == 0 { added = peakMemory() - before }
+    }
+    let median = times.sorted()[times.count / 2]
+    print(
+      kind.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+        + String(
+          format: "%10.1f   %14.0f   %22.1f", Double(median) / 1e6, Double(median) / Double(frames),
+          Double(added) / 1e6))
   }
 }

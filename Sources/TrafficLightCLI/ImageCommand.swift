@@ -505,7 +505,8 @@ enum ImageCommand {
     for state in suppressed {
       lines.append(
         "  frames \(state.frames.lowerBound)-\(state.frames.upperBound), \(terminalSafe(state.path)): "
-          + "\(state.color.rawValue) on \(state.frames.count) frames, kept out by the \(kind == .vote ? "vote" : "smoothing")")
+          + "\(state.color.rawValue) on \(state.frames.count) frames, kept out by the \(kind == .vote ? "vote" : "smoothing")"
+      )
     }
     return lines.joined(separator: "\n")
   }

@@ -207,11 +207,15 @@ enum StudyCommand: String {
     }
     if options.folders.contains(where: LabelledRecording.isRecordingFolder) {
       guard self == .evaluate else {
-        throw CommandError("a labelled recording (frames/ and labels.csv with index): 'evaluate' reads it, 'calibrate' fits crops")
+        throw CommandError(
+          "a labelled recording (frames/ and labels.csv with index): 'evaluate' reads it, 'calibrate' fits crops"
+        )
       }
     }
     if self == .evaluate
-      && options.folders.contains(where: { BoxedFrames.isBoxedFolder($0) || LabelledRecording.isRecordingFolder($0) })
+      && options.folders.contains(where: {
+        BoxedFrames.isBoxedFolder($0) || LabelledRecording.isRecordingFolder($0)
+      })
     {
       return try evaluateMixed(profile, options, jobs: jobs, console: &console)
     }
@@ -243,7 +247,9 @@ enum StudyCommand: String {
       if LabelledRecording.isRecordingFolder(folder) {
         let recording: LabelledRecording
         do { recording = try LabelledRecording.load(folder) } catch { throw CommandError(error) }
-        Self.reportRecording(Self.evaluate(recording, profile, options, jobs: jobs, console: &console), folder: folder, profile: profile, options, console: &console)
+        Self.reportRecording(
+          Self.evaluate(recording, profile, options, jobs: jobs, console: &console), folder: folder,
+          profile: profile, options, console: &console)
       } else if BoxedFrames.isBoxedFolder(folder) {
         let frames: [BoxedFrame]
         do { frames = try BoxedFrames.load(folder) } catch { throw CommandError(error) }
@@ -328,9 +334,11 @@ enum StudyCommand: String {
       "\(folder): profile \(profile.name), smoothing \(profile.smoothing.kind.rawValue), "
         + "\(score.lit + score.dark) frames (\(score.lit) lit, \(score.dark) dark)",
       "            lit right            red read as green  dark read unknown",
-      "  frames    " + padded("\(percent(share(score.framesRight, of: score.lit))) (\(score.framesRight))", to: 21)
+      "  frames    "
+        + padded("\(percent(share(score.framesRight, of: score.lit))) (\(score.framesRight))", to: 21)
         + padded(String(score.framesRedAsGreen), to: 19) + "\(score.framesDarkUnknown) of \(score.dark)",
-      "  smoothed  " + padded("\(percent(share(score.smoothedRight, of: score.lit))) (\(score.smoothedRight))", to: 21)
+      "  smoothed  "
+        + padded("\(percent(share(score.smoothedRight, of: score.lit))) (\(score.smoothedRight))", to: 21)
         + padded(String(score.smoothedRedAsGreen), to: 19) + "\(score.smoothedDarkUnknown) of \(score.dark)",
       "changes made within 2 frames: \(score.changesWithinTwo) of \(score.changes)"
         + (score.medianLag.map { ", median lag \($0) frames" } ?? ", none made"),

@@ -223,7 +223,9 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
     #expect(frames.map { $0["smoothed"] as? String } == colors.map(\.rawValue))
     let changes = records.filter { $0["event"] as? String == "change" }
     #expect(changes.map { $0["frame"] as? Int } == [0, 3, 5])
-    #expect(changes.allSatisfy { (($0["confidence"] as? NSNumber)?.doubleValue).map { $0 > 0 && $0 <= 1 } ?? false })
+    #expect(
+      changes.allSatisfy { (($0["confidence"] as? NSNumber)?.doubleValue).map { $0 > 0 && $0 <= 1 } ?? false }
+    )
     // The vote, asked for, keeps the yellow out and says so.
     let vote = try traffic("sequence", "--smoothing", "vote", folder)
     #expect(vote.stderr.contains("yellow on 2 frames, kept out by the vote"))
@@ -234,7 +236,8 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
 
   @Test func sequence_windowAndDelayInSeconds_needFPS_andFitTheirSmoothing() throws {
     let folder = try syntheticSequence([.red, .red, .green])
-    #expect(try traffic("sequence", "--window", "0.5s", folder).stderr.contains("--window in seconds needs --fps"))
+    #expect(
+      try traffic("sequence", "--window", "0.5s", folder).stderr.contains("--window in seconds needs --fps"))
     #expect(try traffic("sequence", "--window", "1.5s", "--fps", "2", folder).status == 0)
     #expect(try traffic("sequence", "--delay", "0.5s", "--fps", "4", folder).status == 0)
     #expect(try traffic("sequence", "--smoothing", "offline", "--window", "3", folder).status == 64)
@@ -252,7 +255,8 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
     try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
     var rows = ["index,file,state"]
     for (index, color) in colors.enumerated() {
-      try FileManager.default.copyItem(atPath: source + "/frame_\(index).png", toPath: folder + "/frames/f\(index).png")
+      try FileManager.default.copyItem(
+        atPath: source + "/frame_\(index).png", toPath: folder + "/frames/f\(index).png")
       rows.append("\(index * 10),f\(index).png,\(color.rawValue)")
     }
     try (rows[0] + "\n" + rows.dropFirst().reversed().joined(separator: "\n") + "\n").write(
