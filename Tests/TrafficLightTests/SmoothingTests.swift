@@ -128,12 +128,24 @@ private func randomObservations(_ generator: inout SeededGenerator, count: Int) 
   @Test func shortGapsOfNoLight_areFilled_longerOnesAreDark() {
     let short = smoothed(observations(runs([(.green, 5), (.unknown, 2), (.green, 5)])), offline)
     #expect(short.allSatisfy { $0.color == .green })
-    let long = smoothed(observations(runs([(.green, 5), (.unknown, 3), (.green, 5)])), offline)
-    #expect(long.map(\.color) == runs([(.green, 5), (.unknown, 3), (.green, 5)]))
-    // A colour read once between dark frames is not taken away, however weak.
-    let lone = smoothed(
-      observations(runs([(.unknown, 5), (.green, 1), (.unknown, 5)]), confidence: 0), offline)
-    #expect(lone[5].color == .green)
+    let long = smoothed(observations(runs([(.red, 5), (.unknown, 3), (.red, 5)])), offline)
+    #expect(long.map(\.color) == runs([(.red, 5), (.unknown, 3), (.red, 5)]))
+    // Red or yellow read once between dark frames is not taken away, however weak; one green
+    // frame alone is not trusted, two are.
+    for color in [SignalColor.red, .yellow] {
+      let lone = smoothed(
+        observations(runs([(.unknown, 5), (color, 1), (.unknown, 5)]), confidence: 0), offline)
+      #expect(lone[5].color == color)
+    }
+    for smoothing in [offline, online] {
+      let loneGreen = smoothed(observations(runs([(.unknown, 5), (.green, 1), (.unknown, 5)])), smoothing)
+      #expect(loneGreen[5].color == .unknown)
+      let greenAtTheStart = smoothed(observations(runs([(.green, 1), (.unknown, 5)])), smoothing)
+      #expect(greenAtTheStart[0].color == .unknown)
+    }
+    let twoGreen = smoothed(
+      observations(runs([(.unknown, 5), (.green, 2), (.unknown, 5)]), confidence: 0), offline)
+    #expect(twoGreen[5].color == .green && twoGreen[6].color == .green)
   }
 
   /// Online: every change of clean readings lands within the delay, and a light turning red
@@ -212,7 +224,7 @@ private func randomObservations(_ generator: inout SeededGenerator, count: Int) 
     #expect(LightStateModel().problem == nil)
     #expect(LightStateModel(switchCost: 0.95).problem != nil)  // against the cycle: 1.15
     #expect(LightStateModel(switchCost: 0.4).problem != nil)
-    #expect(LightStateModel(darkSwitchCost: 0.5).problem != nil)
+    #expect(LightStateModel(darkSwitchCost: 0.6).problem != nil)
     #expect(LightStateModel(goodConfidence: .nan).problem != nil)
     #expect(Smoothing(kind: .online, delay: -1).problem != nil)
     #expect(Smoothing(kind: .offline, flashing: FlashPattern(flashes: 1)).problem != nil)
@@ -309,6 +321,11 @@ struct BuiltRecordingTests {
           print("DEBUG F", steps.map { String($0.color.rawValue.first!) }.joined())
           print("DEBUG S", steps.map { String($0.smoothed.rawValue.first!) }.joined())
           print("DEBUG C", steps.map { String(Int(FrameObservation($0.reading).confidence * 9.99)) }.joined())
+          print(
+            "DEBUG O",
+            steps.map { FrameObservation($0.reading) }.map {
+              "\($0.color.rawValue.first!)\(String(format: "%.2f", $0.confidence))\($0.wasRead ? "" : "!")"
+            }.joined(separator: " "))
         }
         if folder == "sim-crops" { #expect(score.smoothedRight >= score.framesRight, "\(label)") }
         totals[smoothing.kind, default: (0, 0)].frames += score.framesRight

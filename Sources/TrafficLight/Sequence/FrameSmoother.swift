@@ -118,7 +118,12 @@ public struct OfflineSmoother: FrameSmoother {
       }
     }
     let emissions = observed.map(model.emission)
-    let path = Viterbi.path(emissions, transitions: model.transitionScores)
+    var path = Viterbi.path(emissions, transitions: model.transitionScores)
+    for frame in path.indices where path[frame] == .green {
+      let before = frame > 0 ? path[frame - 1] : .dark
+      let after = frame + 1 < path.count ? path[frame + 1] : .dark
+      path[frame] = LightState.distrustingLoneGreen(.green, between: before, and: after)
+    }
     let posteriors = Viterbi.posteriors(emissions, transitions: model.transitionScores)
     return path.enumerated().map { frame, state in
       SmoothedFrame(
@@ -151,6 +156,8 @@ public struct OnlineSmoother: FrameSmoother {
   private var window:
     [(back: SIMD4<UInt8>, emission: SIMD4<Double>, forward: SIMD4<Double>, flashing: Bool)] = []
   private var count = 0
+  /// The state shown on the last frame decided.
+  private var lastShown = LightState.dark
 
   /// A smoother under `model` that decides each frame `delay` frames late, finding flashing
   /// lights by `pattern` at `fps` frames a second.
@@ -194,7 +201,7 @@ public struct OnlineSmoother: FrameSmoother {
     guard !window.isEmpty else { return [] }
     let path = backtrack()
     let first = max(0, count - delay)
-    let frames = (first..<count).map { decided($0, path: path) }
+    let frames = (first..<count).map { decided($0, path: path, final: true) }
     window = []
     return frames
   }
@@ -212,9 +219,15 @@ public struct OnlineSmoother: FrameSmoother {
 
   /// Frame `frame` (in the window) as decided on `path`, with its probability given the
   /// frames seen.
-  private func decided(_ frame: Int, path: [LightState]) -> SmoothedFrame {
+  private mutating func decided(_ frame: Int, path: [LightState], final: Bool = false) -> SmoothedFrame {
     let index = frame - (count - window.count)
-    let state = path[index]
+    var state = path[index]
+    // The frame after it is known within the delay, or at the end; with no delay it is not.
+    if index + 1 < path.count || final {
+      state = LightState.distrustingLoneGreen(
+        state, between: lastShown, and: index + 1 < path.count ? path[index + 1] : .dark)
+    }
+    lastShown = state
     // Backward scores from the newest frame to this one.
     var backward = SIMD4<Double>(repeating: 0)
     var later = window.count - 1

@@ -13,6 +13,15 @@ public enum LightState: Int, Sendable, CaseIterable {
     }
   }
 
+  /// `state`, but `dark` for green shown on one frame alone between frames shown dark (or
+  /// the recording's ends): a green seen once with no light around it is not trusted, since
+  /// a red read as green is the one mistake that must not happen. Red and yellow stand.
+  static func distrustingLoneGreen(_ state: LightState, between before: LightState, and after: LightState)
+    -> LightState
+  {
+    state == .green && before == .dark && after == .dark ? .dark : state
+  }
+
   /// The colour shown for this state.
   public var color: SignalColor {
     switch self {
@@ -98,7 +107,7 @@ public struct LightStateModel: Sendable, Equatable, Codable {
   /// How much a frame read with no colour counts against each colour.
   public var darkEvidence: Double = 0.2
   /// The weight of a reading with no confidence; a good one weighs 1.
-  public var weakWeight: Double = 0.65
+  public var weakWeight: Double = 0.75
   /// How much more a colour read counts against `dark` than against another colour: a light
   /// seen lit was lit.
   public var litEvidence: Double = 0.3
@@ -109,7 +118,7 @@ public struct LightStateModel: Sendable, Equatable, Codable {
   public init(
     goodConfidence: Double = 0.5, switchCost: Double = 0.6, releaseCost: Double = 0.1,
     againstCycleCost: Double = 0.2, darkSwitchCost: Double = 0.24, darkEvidence: Double = 0.2,
-    weakWeight: Double = 0.65, litEvidence: Double = 0.3, tieBreak: Double = 0.001
+    weakWeight: Double = 0.75, litEvidence: Double = 0.3, tieBreak: Double = 0.001
   ) {
     self.goodConfidence = goodConfidence
     self.switchCost = switchCost
