@@ -344,11 +344,12 @@ struct BuiltRecordingTests {
               steps[frame].smoothed == a.color && steps[frame + 1].smoothed == a.color, "\(label) \(frame)")
           }
         }
-        // Where the frames read every state right, each change lands within 1 frame (offline)
-        // or the delay (online).
-        if score.framesRight == score.lit {
+        // Where the frames read nearly every state right, every change is made within 2
+        // frames, and the median change within 1 frame (offline) or the delay (online).
+        if folder == "sim-crops" {
           let limit = smoothing.kind == .offline ? 1 : smoothing.delay
-          #expect(score.medianLag.map { abs($0) <= Double(limit) } ?? true, "\(label)")
+          #expect(score.changesWithinTwo == score.changes, "\(label)")
+          #expect(score.medianLag.map { abs($0) <= Double(limit) } ?? false, "\(label)")
         }
       }
     }
