@@ -22,8 +22,9 @@ enum SummarizeCommand {
       --format text|jsonl   an aligned table (default), or one JSON object per recording
       -h, --help            show this help
 
-    Exit status: 0 every line read, 1 a file could not be read or a line was not a
-    result record (the rest are still counted), 64 bad usage.
+    A file named twice (by any path) is counted once, with a note. Exit status: 0 every
+    line read, 1 a file could not be read or a line was not a result record (the rest are
+    still counted), 64 bad usage.
 
     """
 
@@ -72,7 +73,16 @@ enum SummarizeCommand {
     }
     var tallies: [String: Tally] = [:]
     var failed = false
+    // A file named twice (by any path) is counted once.
+    var seen = Set<[UInt64]>()
     for file in files {
+      var status = stat()
+      if file != "-", stat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+        !seen.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted
+      {
+        console.err("Note: \(terminalSafe(file)): named twice: counted once")
+        continue
+      }
       let data =
         file == "-"
         ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: file)
@@ -126,20 +136,19 @@ enum SummarizeCommand {
     return failed ? 1 : 0
   }
 
-  /// Counts one record: a frame of a recording, or a still.
+  /// Counts one record: a frame of a recording, or a still. The tally is changed where it
+  /// lies, never copied out and back (a copy per record made a recording's count quadratic).
   static func add(_ record: [String: Any], to tallies: inout [String: Tally]) {
     guard record["event"] == nil else { return }
     let name = record["recording"] as? String ?? stills
-    var tally = tallies[name, default: Tally()]
-    tally.frames += 1
-    if record["error"] != nil { tally.errors += 1 }
+    tallies[name, default: Tally()].frames += 1
+    if record["error"] is String { tallies[name]!.errors += 1 }
     let shown = (record["smoothed"] ?? record["color"]) as? String
     if let color = shown.flatMap(SignalColor.init(rawValue:)) {
-      tally.colors[color, default: 0] += 1
+      tallies[name]!.colors[color, default: 0] += 1
       if let frame = record["frame"] as? Int, record["smoothed"] != nil {
-        tally.smoothed.append((frame, color))
+        tallies[name]!.smoothed.append((frame, color))
       }
     }
-    tallies[name] = tally
   }
 }
