@@ -1,3 +1,4 @@
+import Synchronization
 import TrafficLight
 
 #if canImport(Glibc)
@@ -23,13 +24,15 @@ final class AtomicFile {
   /// The non-regular destinations written in place.
   static let streams: Set<String> = ["/dev/stdout", "/dev/stderr", "/dev/null", "/dev/fd/1", "/dev/fd/2"]
 
-  /// Creates the temporary file.
+  /// Creates the temporary file. With `followingLinks` false, a symbolic link at `path` is
+  /// replaced by the file, never written through (masks: a link there is no place of the
+  /// user's to write to).
   ///
   /// - Throws: `CommandError` naming `path` when the folder cannot take the file.
-  init(path: String) throws(CommandError) {
+  init(path: String, followingLinks: Bool = true) throws(CommandError) {
     self.path = path
     // Standard output and the like are links to what the process holds: written as named.
-    let path = Self.streams.contains(path) ? path : Self.followingLinks(path)
+    let path = Self.streams.contains(path) || !followingLinks ? path : Self.followingLinks(path)
     target = path
     // A destination that exists and is not a regular file is written in place (renaming
     // over it would replace the device), but only standard output, standard error and
@@ -72,6 +75,12 @@ final class AtomicFile {
       let reason = String(cString: strerror(errno))
       InterruptCleanup.unregister(temporaryPath)
       throw CommandError.io("cannot write \(self.path): \(reason)")
+    }
+    // A signal's sweep may have passed before the file existed: it goes now, the process
+    // is ending.
+    if InterruptCleanup.isStopping {
+      FileSystemPath.unlink(temporaryPath)
+      throw CommandError.io("cannot write \(self.path): interrupted")
     }
     // A file replaced keeps its permissions.
     if FileSystemPath.status(path, &status) { _ = fchmod(descriptor, status.st_mode & 0o7777) }
@@ -142,11 +151,12 @@ final class AtomicFile {
     InterruptCleanup.unregister(temporaryPath)
   }
 
-  /// Writes `bytes` to `path` atomically in one go. Returns an error message on failure.
-  static func write(_ bytes: [UInt8], to path: String) -> String? {
+  /// Writes `bytes` to `path` atomically in one go (through the links at `path` when
+  /// `followingLinks`, else replacing a link there). Returns an error message on failure.
+  static func write(_ bytes: [UInt8], to path: String, followingLinks: Bool = true) -> String? {
     let file: AtomicFile
     do {
-      file = try AtomicFile(path: path)
+      file = try AtomicFile(path: path, followingLinks: followingLinks)
     } catch {
       return error.message
     }
@@ -208,10 +218,21 @@ final class AtomicFile {
   }
 }
 
-/// Temporary files to remove if a signal ends the process. The handler only reads a fixed
-/// table of C strings and calls `unlink` and `_exit`, which are safe in a signal handler.
+/// Temporary files to remove if a signal ends the process. The handler only sets a flag,
+/// reads a fixed table of C strings and calls `unlink`, `nanosleep` and `_exit`, which are
+/// safe in a signal handler. Other threads run on while it does: a file created after its
+/// first sweep is removed by its creator, which sees the flag (`isStopping`), or by the
+/// second sweep.
 enum InterruptCleanup {
-  private static let capacity = 64
+  /// Set by the handler before it sweeps.
+  private static let stopping = Atomic<Bool>(false)
+
+  /// Whether a signal is ending the process.
+  static var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
+
+  /// Room for every file open at once: one per worker (`--jobs` is at most 1024), the output
+  /// and the timeline, and more.
+  private static let capacity = 4096
   nonisolated(unsafe) private static let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(
     capacity: capacity)
   nonisolated(unsafe) private static var lock = pthread_mutex_t()
@@ -230,8 +251,16 @@ enum InterruptCleanup {
       pthread_sigmask(SIG_UNBLOCK, &signals, nil)
       for signal in [SIGINT, SIGTERM, SIGHUP] {
         Glibc.signal(signal) { number in
-          for i in 0..<InterruptCleanup.capacity {
-            if let path = InterruptCleanup.table[i] { unlink(path) }
+          InterruptCleanup.stopping.store(true, ordering: .sequentiallyConsistent)
+          for sweep in 0..<2 {
+            for i in 0..<InterruptCleanup.capacity {
+              if let path = InterruptCleanup.table[i] { unlink(path) }
+            }
+            // Time for a thread between registering its file and creating it to finish.
+            if sweep == 0 {
+              var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+              nanosleep(&pause, nil)
+            }
           }
           _exit(128 + number)
         }

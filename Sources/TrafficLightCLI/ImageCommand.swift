@@ -453,7 +453,9 @@ enum ImageCommand {
     var problems: [String] = []
     if let picture = reading.picture {
       do {
-        if let problem = AtomicFile.write(try ImageEncoder.png(picture), to: name + ".png") {
+        if let problem = AtomicFile.write(
+          try ImageEncoder.png(picture), to: name + ".png", followingLinks: false)
+        {
           problems.append(problem)
         }
       } catch {
@@ -466,7 +468,7 @@ enum ImageCommand {
       let file = name + (regions.count > 1 ? "-box\(box + 1)" : "") + ".png"
       do {
         let png = try ImageEncoder.png(ClassMask.render(map, samples: region.result.decision.samples))
-        if let problem = AtomicFile.write(png, to: file) { problems.append(problem) }
+        if let problem = AtomicFile.write(png, to: file, followingLinks: false) { problems.append(problem) }
       } catch {
         problems.append("cannot write \(file): \(error)")
       }
@@ -478,6 +480,7 @@ enum ImageCommand {
   static func routineSkip(_ reason: String) -> String? {
     if reason.hasPrefix("not named like an image") { return "files not named like an image" }
     if reason == "hidden" { return "hidden files" }
+    if reason.hasPrefix("a mask") { return "masks (*.mask.png)" }
     if reason == "is a folder" { return "folders (a sequence reads one level)" }
     return nil
   }
@@ -581,15 +584,23 @@ enum ImageCommand {
 
 /// Mask file names: the input's file name without its extension, made unique.
 enum MaskNames {
-  /// For each image, the mask path without `.png`: `folder/NAME`, `folder/NAME-2`, ...
+  /// For each image, the mask path without `.png`: `folder/NAME.mask`, else the first of
+  /// `folder/NAME-2.mask`, `folder/NAME-3.mask`, ... that no earlier image took (an image
+  /// named `a-2` after two named `a` takes `a-2-2`): every image gets a mask of its own.
   static func assign(_ images: [String], in folder: String) -> [String] {
-    var used: [String: Int] = [:]
+    var taken = Set<String>()
+    var next: [String: Int] = [:]
     return images.map { path in
       let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-      let count = used[stem, default: 0] + 1
-      used[stem] = count
-      return (folder as NSString).appendingPathComponent(
-        count == 1 ? stem + ".mask" : "\(stem)-\(count).mask")
+      var count = next[stem, default: 1]
+      var name = count == 1 ? stem : "\(stem)-\(count)"
+      while taken.contains(name) {
+        count += 1
+        name = "\(stem)-\(count)"
+      }
+      next[stem] = count + 1
+      taken.insert(name)
+      return (folder as NSString).appendingPathComponent(name + ".mask")
     }
   }
 

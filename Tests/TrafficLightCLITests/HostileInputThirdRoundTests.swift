@@ -22,3 +22,90 @@ import TrafficLightTestSupport
     #expect(run.stderr == "Note: \(folder)/./a.jsonl: named twice: counted once\n")
   }
 }
+
+@Suite struct MaskHostileInputTests {
+  /// A mask whose name is a link to an input replaces the link; the input is untouched.
+  @Test func mask_throughASymlink_replacesTheLink_notItsTarget() throws {
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: folder + "/masks", withIntermediateDirectories: true)
+    let source = CLIPaths.packageRoot.path + "/SampleFrames/carpark-sequence/real_400_2.jpg"
+    try FileManager.default.copyItem(atPath: source, toPath: folder + "/in/a.jpg")
+    try FileManager.default.createSymbolicLink(
+      atPath: folder + "/masks/a.mask.png", withDestinationPath: "../in/a.jpg")
+    let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/in/a.jpg"))
+    let run = try traffic("classify", "--mask", folder + "/masks", folder + "/in")
+    #expect(run.status == 0)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/in/a.jpg")) == before)
+    let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/masks/a.mask.png")
+    #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+    let png = try Data(contentsOf: URL(fileURLWithPath: folder + "/masks/a.mask.png"))
+    #expect(png.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+  }
+
+  /// d1/a.jpg, d2/a.jpg and d3/a-2.jpg get three masks, and the notes name the files written.
+  @Test func mask_collidingNames_everyInputGetsItsOwn() throws {
+    let folder = try temporaryFolder()
+    let source = CLIPaths.packageRoot.path + "/SampleFrames/carpark-sequence/real_400_2.jpg"
+    for (sub, name) in [("d1", "a"), ("d2", "a"), ("d3", "a-2")] {
+      try FileManager.default.createDirectory(atPath: "\(folder)/\(sub)", withIntermediateDirectories: true)
+      try FileManager.default.copyItem(atPath: source, toPath: "\(folder)/\(sub)/\(name).jpg")
+    }
+    let masks = folder + "/masks"
+    let run = try traffic("classify", "--mask", masks, folder + "/d1", folder + "/d2", folder + "/d3")
+    #expect(run.status == 0)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: masks).sorted() == [
+        "a-2-2.mask.png", "a-2.mask.png", "a.mask.png",
+      ])
+    #expect(run.stderr.contains("\(folder)/d2/a.jpg: mask written as \(masks)/a-2.mask.png"))
+    #expect(run.stderr.contains("\(folder)/d3/a-2.jpg: mask written as \(masks)/a-2-2.mask.png"))
+  }
+
+  /// Masks written into the folder of frames are not read back as frames by the next run.
+  @Test func masksInTheInputFolder_areNotReadAsFrames() throws {
+    let folder = try syntheticSequence([.red, .red, .green])
+    let first = try traffic("sequence", "--mask", folder, "--format", "jsonl", folder)
+    #expect(first.status == 0)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".mask.png") }.count
+        == 3)
+    let second = try traffic("sequence", "--format", "jsonl", folder)
+    #expect(second.status == 0)
+    #expect(second.stdout.split(separator: "\n").count == 3)
+    #expect(second.stderr.contains("3 masks (*.mask.png)"))
+  }
+
+  /// SIGINT while hundreds of workers write masks leaves no partial file behind.
+  @Test(arguments: [64, 512])
+  func interruptedMaskRun_leavesNoPartialFiles(jobs: Int) throws {
+    let folder = try temporaryFolder()
+    let masks = folder + "/masks"
+    let process = Process()
+    process.executableURL = CLIPaths.binary
+    process.arguments =
+      ["classify", "--jobs", String(jobs), "--mask", masks, "--format", "jsonl"]
+      + Array(repeating: "SampleFrames", count: 60)
+    process.currentDirectoryURL = CLIPaths.packageRoot
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let deadline = Date().addingTimeInterval(20)
+    var seen = 0
+    while Date() < deadline && process.isRunning {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: masks)) ?? []
+      seen = names.filter { $0.hasPrefix(".traffic-light-partial-") }.count
+      if seen > 0 { break }
+      usleep(200)
+    }
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    let left = ((try? FileManager.default.contentsOfDirectory(atPath: masks)) ?? []).filter {
+      $0.hasPrefix(".traffic-light-partial-")
+    }
+    #expect(
+      left.isEmpty,
+      "\(left.count) partial files left at --jobs \(jobs), status \(process.terminationStatus) \(process.terminationReason == .uncaughtSignal ? "signal" : "exit")"
+    )
+  }
+}
