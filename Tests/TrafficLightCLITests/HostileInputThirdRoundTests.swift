@@ -109,3 +109,22 @@ import TrafficLightTestSupport
     )
   }
 }
+
+@Suite struct BoxesHostileInputTests {
+  /// Coordinates near the integer limits are refused with the line named, not a crash.
+  @Test(arguments: [
+    "a.jpg,red,-9223372036854775808,0,9223372036854775807,10", "a.jpg,red,4611686018427387904,0,4611686018427387905,10",
+  ])
+  func evaluate_boxesNearTheIntegerLimits_areRefusedNamingTheLine(row: String) throws {
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: CLIPaths.packageRoot.path + "/SampleFrames/carpark-sequence/real_400_2.jpg",
+      toPath: folder + "/frames/a.jpg")
+    try "file,state,xmin,ymin,xmax,ymax\n\(row)\n".write(
+      toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
+    let run = try traffic("evaluate", folder)
+    #expect(run.status == 1 || run.status == 64)
+    #expect(run.stderr.contains("boxes.csv:2: a box needs whole numbers from -1073741824 to 1073741824"))
+  }
+}

@@ -49,6 +49,9 @@ public struct BoxedFrame: Sendable, Equatable {
 /// boxes), integer pixels with `xmax` and `ymax` exclusive. Frames in `frames/` with no row show
 /// no light.
 public enum BoxedFrames {
+  /// The largest coordinate a box may have, either way (2^30).
+  public static let largestCoordinate = 1 << 30
+
   /// Whether `folder` has the layout above.
   public static func isBoxedFolder(_ folder: String) -> Bool {
     let files = FileManager.default
@@ -93,12 +96,16 @@ public enum BoxedFrames {
       guard fields.count > needed else {
         throw .badLabels(path: csv, line: index + 1, reason: "expected \(header.count) fields")
       }
-      let numbers = corners.map { Int(fields[$0!]) }
+      // Bounded far beyond any frame (at most 100 million pixels), so that no sum or
+      // difference of coordinates overflows.
+      let numbers = corners.map { Int(fields[$0!]).flatMap { (-Self.largestCoordinate...Self.largestCoordinate).contains($0) ? $0 : nil } }
       guard let x0 = numbers[0], let y0 = numbers[1], let x1 = numbers[2], let y1 = numbers[3], x1 > x0,
         y1 > y0
       else {
         throw .badLabels(
-          path: csv, line: index + 1, reason: "a box needs whole numbers with xmin < xmax, ymin < ymax")
+          path: csv, line: index + 1,
+          reason: "a box needs whole numbers from -\(Self.largestCoordinate) to \(Self.largestCoordinate) "
+            + "with xmin < xmax, ymin < ymax")
       }
       let box = LabelledBox(
         kind: kind, label: fields[labelColumn],
