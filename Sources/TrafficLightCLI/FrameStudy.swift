@@ -15,9 +15,7 @@ extension StudyCommand {
     console: inout Console
   ) {
     let lightThresholds = Self.lightThresholds(from: leastConfidence)
-    for outcome in report.outcomes {
-      if let failure = outcome.failure { console.err("Error: \(failure)") }
-    }
+    for (_, reason) in report.unreadable { console.err("Error: \(reason)") }
     let frames = report.outcomes.count
     let colors = report.foundColors
     let found = report.found
@@ -34,6 +32,7 @@ extension StudyCommand {
       line.add("foundRedReadGreen", colors.redReadGreen)
       line.add("framesRight", report.framesRight)
       line.add("framesRedReadGreen", report.framesRedReadGreen)
+      if report.failures > 0 { line.add("unreadable", report.failures) }
       line.add(
         "coverage",
         array: report.coverage(at: lightThresholds).map { point in
@@ -58,7 +57,9 @@ extension StudyCommand {
         red read as green \(colors.redReadGreen)
         frames' colour: \(report.framesRight) of \(frames) right (\(share(report.framesRight, frames))), \
         red read as green \(report.framesRedReadGreen)
-        """)
+        """
+          + (report.failures > 0
+            ? "\nleft out, could not be read: \(report.failures) frames (named above)" : ""))
       console.out(
         coverageTable(report.coverage(at: lightThresholds), labelled: report.labelled, frames: frames))
       if options.misses {

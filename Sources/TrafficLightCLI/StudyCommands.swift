@@ -242,28 +242,31 @@ enum StudyCommand: String {
     _ profile: Profile, _ options: Options, jobs: Int, console: inout Console
   ) throws(CommandError) -> Int32 {
     var candidateRows = [Self.candidateHeader]
+    var status: Int32 = 0
     for (index, folder) in options.folders.enumerated() {
       if index > 0 && options.format != .jsonl { console.out("") }
       if LabelledRecording.isRecordingFolder(folder) {
         let recording: LabelledRecording
         do { recording = try LabelledRecording.load(folder) } catch { throw CommandError(error) }
-        Self.reportRecording(
-          Self.evaluate(recording, profile, options, jobs: jobs, console: &console), folder: folder,
-          profile: profile, options, console: &console)
+        let (score, unreadable) = Self.evaluate(recording, profile, options, jobs: jobs, console: &console)
+        Self.reportRecording(score, folder: folder, profile: profile, options, console: &console)
+        if unreadable > 0 { status = 1 }
       } else if BoxedFrames.isBoxedFolder(folder) {
         let frames: [BoxedFrame]
         do { frames = try BoxedFrames.load(folder) } catch { throw CommandError(error) }
         let evaluator = FrameEvaluator(finder: profile.frameFinder(heads: options.orientation ?? .auto))
+        let report = evaluator.evaluate(frames, jobs: jobs)
         Self.reportFrames(
-          evaluator.evaluate(frames, jobs: jobs), folder: folder,
-          leastConfidence: evaluator.finder.minimumConfidence, options, console: &console)
+          report, folder: folder, leastConfidence: evaluator.finder.minimumConfidence, options,
+          console: &console)
+        if report.failures > 0 { status = 1 }
         if options.candidates != nil {
           candidateRows += Self.candidateRows(evaluator.candidates(of: frames, jobs: jobs), folder: folder)
         }
       } else {
         let images: [LabelledImage]
         do { images = try LabelledSet.load(folder) } catch { throw CommandError(error) }
-        _ = evaluate(profile, [(folder, images)], options, jobs: jobs, console: &console)
+        status = max(status, evaluate(profile, [(folder, images)], options, jobs: jobs, console: &console))
       }
     }
     if let path = options.candidates,
@@ -272,14 +275,16 @@ enum StudyCommand: String {
       console.err("Error: \(problem)")
       return 1
     }
-    return 0
+    return status
   }
 
   /// A labelled recording read as `sequence` reads a folder of frames with the profile's
   /// smoothing: frames over 512x512 searched for their lights, the rest read as crops.
+  /// Frames that cannot be read stay in the recording (they say nothing of the light), are
+  /// named, and counted (the second value).
   private static func evaluate(
     _ recording: LabelledRecording, _ profile: Profile, _ options: Options, jobs: Int, console: inout Console
-  ) -> RecordingScore {
+  ) -> (RecordingScore, unreadable: Int) {
     let finder = profile.frameFinder(heads: options.orientation ?? .auto)
     let reader = ImageReader(
       pipeline: FramePipeline(profile: profile),
@@ -297,8 +302,9 @@ enum StudyCommand: String {
     }
     steps += classifier.finish().steps
     for (path, reason) in failures { console.err("Error: \(path): \(reason)") }
-    return RecordingScore(
+    let score = RecordingScore(
       truth: recording.frames.map(\.truth), frames: steps.map(\.color), smoothed: steps.map(\.smoothed))
+    return (score, failures.count)
   }
 
   /// A recording's figures: each frame's own colour and the smoothed colour against the labels.
@@ -351,9 +357,12 @@ enum StudyCommand: String {
     console: inout Console
   ) -> Int32 {
     let evaluator = Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: profile)))
+    var status: Int32 = 0
     for (index, (folder, images)) in sets.enumerated() {
       let report = evaluator.evaluate(images, jobs: jobs)
+      // Images that could not be read are named and left out of every figure.
       for (image, error) in report.failures { console.err("Error: \(image.path): \(error.reason)") }
+      if !report.failures.isEmpty { status = 1 }
       let confusion = report.confusion
       let misses = report.misses
       let coverage = report.coverage(at: Self.thresholds)
@@ -371,11 +380,15 @@ enum StudyCommand: String {
             if let unlitNamed = point.unlitNamed { object.add("unlitNamed", unlitNamed) }
             return object
           })
+        if !report.failures.isEmpty { line.add("unreadable", report.failures.count) }
         if options.misses { line.add("misses", array: misses.map(Self.json)) }
         console.out(line.closed)
       default:
         if index > 0 { console.out("") }
         console.out(Self.report(confusion, folder: folder, profile: profile.name, images: images.count))
+        if !report.failures.isEmpty {
+          console.out("left out, could not be read: \(report.failures.count) images (named above)")
+        }
         console.out(Self.table(coverage))
         if options.misses {
           console.out("misread: \(misses.count)")
@@ -383,7 +396,7 @@ enum StudyCommand: String {
         }
       }
     }
-    return 0
+    return status
   }
 
   private func calibrate(
@@ -397,6 +410,11 @@ enum StudyCommand: String {
     let prepared = sets.map { calibrator.prepare($0.1, name: $0.0, jobs: jobs) }
     for set in prepared {
       for error in set.unreadable { console.err("Note: left out \(error.description)") }
+    }
+    guard prepared.contains(where: { $0.count > 0 }) else {
+      console.err(
+        "Error: no image could be read in \(sets.map(\.0).joined(separator: ", ")): no profile written")
+      return 1
     }
     if options.folds > 0 || options.split == .folders {
       crossValidate(calibrator, prepared, options, jobs: jobs, console: &console)

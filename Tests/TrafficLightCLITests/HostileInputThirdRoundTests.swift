@@ -113,7 +113,8 @@ import TrafficLightTestSupport
 @Suite struct BoxesHostileInputTests {
   /// Coordinates near the integer limits are refused with the line named, not a crash.
   @Test(arguments: [
-    "a.jpg,red,-9223372036854775808,0,9223372036854775807,10", "a.jpg,red,4611686018427387904,0,4611686018427387905,10",
+    "a.jpg,red,-9223372036854775808,0,9223372036854775807,10",
+    "a.jpg,red,4611686018427387904,0,4611686018427387905,10",
   ])
   func evaluate_boxesNearTheIntegerLimits_areRefusedNamingTheLine(row: String) throws {
     let folder = try temporaryFolder()
@@ -126,5 +127,47 @@ import TrafficLightTestSupport
     let run = try traffic("evaluate", folder)
     #expect(run.status == 1 || run.status == 64)
     #expect(run.stderr.contains("boxes.csv:2: a box needs whole numbers from -1073741824 to 1073741824"))
+  }
+}
+
+@Suite struct UnreadableInEvaluateTests {
+  /// Whole frames with boxes: a frame that cannot be read is named, left out of the figures,
+  /// and the run exits 1, as classify does and as crops are treated.
+  @Test func evaluate_boxedFrames_unreadableFrameIsLeftOut_andExitsOne() throws {
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: CLIPaths.packageRoot.path + "/SampleFrames/carpark-sequence/real_400_2.jpg",
+      toPath: folder + "/frames/a.jpg")
+    try Data("not a JPEG".utf8).write(to: URL(fileURLWithPath: folder + "/frames/b.jpg"))
+    try "file,state,xmin,ymin,xmax,ymax\nb.jpg,red,10,10,40,100\n".write(
+      toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
+    let run = try traffic("evaluate", "--format", "jsonl", folder)
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("b.jpg"))
+    let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+    #expect(object["frames"] as? Int == 1)
+    #expect(object["labelled"] as? Int == 0)
+    #expect(object["unreadable"] as? Int == 1)
+  }
+
+  /// A labelled recording keeps an unreadable frame in its time line, names it, and exits 1.
+  @Test func evaluate_recording_unreadableFrameIsNamed_andExitsOne() throws {
+    let source = try syntheticSequence([.green, .green, .green])
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+    for index in 0..<3 {
+      try FileManager.default.copyItem(
+        atPath: source + "/frame_\(index).png", toPath: folder + "/frames/f\(index).png")
+    }
+    try Data("not a PNG".utf8).write(to: URL(fileURLWithPath: folder + "/frames/f3.png"))
+    try "index,file,state\n0,f0.png,green\n1,f1.png,green\n2,f2.png,green\n3,f3.png,green\n".write(
+      toFile: folder + "/labels.csv", atomically: true, encoding: .utf8)
+    let run = try traffic("evaluate", "--format", "jsonl", "--orientation", "auto", folder)
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("f3.png"))
+    let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+    #expect(object["lit"] as? Int == 4)
+    #expect((object["smoothed"] as? [String: Any])?["right"] as? Int == 4)
   }
 }

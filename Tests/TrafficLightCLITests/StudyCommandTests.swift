@@ -59,20 +59,28 @@ import TrafficLightTestSupport
     let plain = try traffic("evaluate", "--profile", "seed", folder)
     #expect(!plain.stdout.contains("misread"))
 
+    // An image that cannot be read is named, left out of every figure, and the run exits 1.
     let text = try traffic("evaluate", "--profile", "seed", "--misses", folder)
-    #expect(text.status == 0)
+    #expect(text.status == 1)
     #expect(text.stderr.hasPrefix("Error: \(folder)/yellow/broken.png: "))
-    let listed = text.stdout.components(separatedBy: "misread: 2\n").last ?? ""
-    #expect(listed.hasPrefix("  \(folder)/red/mislabelled.png: red read green\n"))
-    #expect(listed.contains("  \(folder)/yellow/broken.png: yellow read unknown (unreadable: "))
+    #expect(text.stdout.contains("accuracy: 75.0% (3 of 4 lit)"))
+    #expect(text.stdout.contains("left out, could not be read: 1 images (named above)"))
+    let listed = text.stdout.components(separatedBy: "misread: 1\n").last ?? ""
+    #expect(listed == "  \(folder)/red/mislabelled.png: red read green\n")
 
     let jsonl = try traffic("evaluate", "--profile", "seed", "--misses", "--format", "jsonl", folder)
     let object = try JSONSerialization.jsonObject(with: Data(jsonl.stdout.utf8)) as! [String: Any]
     let misses = object["misses"] as? [[String: String]]
-    #expect(misses?.count == 2)
-    #expect(misses?.first == ["path": folder + "/red/mislabelled.png", "label": "red", "read": "green"])
-    #expect(misses?.last?["path"] == folder + "/yellow/broken.png")
-    #expect(misses?.last?["error"]?.isEmpty == false)
+    #expect(misses == [["path": folder + "/red/mislabelled.png", "label": "red", "read": "green"]])
+    #expect(object["unreadable"] as? Int == 1)
+    // calibrate leaves it out the same way; with no image it could read, it writes nothing.
+    let empty = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: empty + "/red", withIntermediateDirectories: true)
+    try Data("not a PNG".utf8).write(to: URL(fileURLWithPath: empty + "/red/broken.png"))
+    let none = try traffic("calibrate", empty, "-o", empty + "/p.json")
+    #expect(none.status == 1)
+    #expect(none.stderr.contains("Error: no image could be read in \(empty): no profile written"))
+    #expect(!FileManager.default.fileExists(atPath: empty + "/p.json"))
   }
 
   @Test func calibrate_writesAProfileThatClassifyLoads() throws {

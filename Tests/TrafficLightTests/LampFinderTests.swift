@@ -409,7 +409,8 @@ import TrafficLightTestSupport
     let bad = try folder(csv: "file,state,xmin,ymin,xmax,ymax\na.png,red,10,20,5,110\n", frames: ["a.png"])
     #expect(
       throws: LabelledSetError.badLabels(
-        path: bad + "/boxes.csv", line: 2, reason: "a box needs whole numbers with xmin < xmax, ymin < ymax")
+        path: bad + "/boxes.csv", line: 2,
+        reason: "a box needs whole numbers from -1073741824 to 1073741824 with xmin < xmax, ymin < ymax")
     ) {
       try BoxedFrames.load(bad)
     }

@@ -98,7 +98,11 @@ public enum BoxedFrames {
       }
       // Bounded far beyond any frame (at most 100 million pixels), so that no sum or
       // difference of coordinates overflows.
-      let numbers = corners.map { Int(fields[$0!]).flatMap { (-Self.largestCoordinate...Self.largestCoordinate).contains($0) ? $0 : nil } }
+      let numbers = corners.map {
+        Int(fields[$0!]).flatMap {
+          (-Self.largestCoordinate...Self.largestCoordinate).contains($0) ? $0 : nil
+        }
+      }
       guard let x0 = numbers[0], let y0 = numbers[1], let x1 = numbers[2], let y1 = numbers[3], x1 > x0,
         y1 > y0
       else {

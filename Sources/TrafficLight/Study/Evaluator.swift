@@ -27,7 +27,7 @@ public struct Evaluator: Sendable {
     public var confusion = Confusion()
     /// The images read as something other than their label, in input order.
     public var misses: [Miss] = []
-    /// The images that could not be read (they count as read `unknown`), in input order.
+    /// The images that could not be read, in input order: left out of every figure.
     public var failures: [(image: LabelledImage, error: InputError)] = []
     /// Each image's label, the colour read and its confidence, in input order.
     public var outcomes: [Outcome] = []
@@ -78,21 +78,21 @@ public struct Evaluator: Sendable {
     /// An empty report.
     public init() {}
 
-    /// Counts `image` as read `reading`.
+    /// Counts `image` as read `reading`; an image that could not be read is left out, in
+    /// `failures`.
     public mutating func add(_ image: LabelledImage, _ reading: ImageReading) {
+      if case .failure(let error) = reading.outcome {
+        failures.append((image, error))
+        return
+      }
       let read = reading.frameColor
       confusion.add(truth: image.truth, read: read)
       outcomes.append(
         Outcome(truth: image.truth, read: read, confidence: reading.primary?.result.decision.confidence ?? 0))
-      var failure: InputError? = nil
-      if case .failure(let error) = reading.outcome {
-        failure = error
-        failures.append((image, error))
-      }
       guard read != image.truth else { return }
       let rule = reading.primary?.result.decision.decidedBy
       misses.append(
-        Miss(image: image, read: read, decidedBy: rule == FrameDecision.vote ? nil : rule, failure: failure))
+        Miss(image: image, read: read, decidedBy: rule == FrameDecision.vote ? nil : rule, failure: nil))
     }
   }
 

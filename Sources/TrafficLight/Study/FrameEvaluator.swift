@@ -46,8 +46,10 @@ public struct FrameEvaluator: Sendable {
 
   /// Totals over a folder of frames.
   public struct Report: Sendable, Equatable {
-    /// Each frame's outcome, in input order.
+    /// Each frame's outcome, in input order; frames that could not be read are left out.
     public var outcomes: [Outcome] = []
+    /// The frames that could not be read, and why, in input order: left out of every figure.
+    public var unreadable: [(path: String, reason: String)] = []
 
     /// The labelled boxes with a colour (lit lights, or lit lamps).
     public var labelled: Int { outcomes.reduce(0) { $0 + $1.frame.boxes.filter { $0.color != nil }.count } }
@@ -82,7 +84,7 @@ public struct FrameEvaluator: Sendable {
       outcomes.filter { $0.frame.color == .red && $0.color == .green }.count
     }
     /// Frames that could not be read.
-    public var failures: Int { outcomes.filter { $0.failure != nil }.count }
+    public var failures: Int { unreadable.count }
 
     /// What answering only lights at least `minimumConfidence` sure gives.
     public struct Coverage: Sendable, Equatable {
@@ -117,7 +119,9 @@ public struct FrameEvaluator: Sendable {
     }
 
     /// Whether two reports hold the same outcomes.
-    public static func == (a: Report, b: Report) -> Bool { a.outcomes == b.outcomes }
+    public static func == (a: Report, b: Report) -> Bool {
+      a.outcomes == b.outcomes && a.unreadable.map(\.path) == b.unreadable.map(\.path)
+    }
   }
 
   /// Reads every frame of `frames` (`jobs` at a time) and matches the lights found with the
@@ -136,7 +140,9 @@ public struct FrameEvaluator: Sendable {
           frame: frame, lights: [], matches: frame.boxes.map { _ in nil }, failure: error.description)
       }
     }
-    return Report(outcomes: outcomes)
+    var report = Report(outcomes: outcomes.filter { $0.failure == nil })
+    report.unreadable = outcomes.compactMap { outcome in outcome.failure.map { (outcome.frame.path, $0) } }
+    return report
   }
 
   /// A candidate lamp of a labelled frame, and whether it is one of the frame's lit lamps.
