@@ -573,7 +573,8 @@ enum ImageCommand {
     }
   }
 
-  private static func realPath(_ path: String) -> String? {
+  /// The absolute path `path` resolves to, links and `..` followed; nil when it does not exist.
+  static func realPath(_ path: String) -> String? {
     guard let resolved = FileSystemPath.withCString(path, { realpath($0, nil) }) else { return nil }
     defer { free(resolved) }
     return FileSystemPath.string(

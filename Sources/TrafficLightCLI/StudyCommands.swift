@@ -201,6 +201,7 @@ enum StudyCommand: String {
     }
     if let orientation = options.orientation { profile = profile.oriented(orientation) }
     if let kind = options.smoothing { profile.smoothing.kind = kind }
+    try Self.refuseOverwritingInputs(options)
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
     if options.candidates != nil && !options.folders.allSatisfy(BoxedFrames.isBoxedFolder) {
       throw CommandError("--candidates reads folders of boxed frames only (frames/ and boxes.csv)")
@@ -234,6 +235,28 @@ enum StudyCommand: String {
     switch self {
     case .evaluate: return evaluate(profile, sets, options, jobs: jobs, console: &console)
     case .calibrate: return try calibrate(profile, sets, options, jobs: jobs, console: &console)
+    }
+  }
+
+  /// Refuses a file this command writes (`calibrate -o`, `evaluate --candidates`) that is one
+  /// of the files in its folders (an image, a label file), by any path or link.
+  private static func refuseOverwritingInputs(_ options: Options) throws(CommandError) {
+    let outputs = [("--output", options.output), ("--candidates", options.candidates)].compactMap {
+      option, path in
+      path.flatMap { path in ImageCommand.realPath(path).map { (option, path, $0) } }
+    }
+    guard !outputs.isEmpty else { return }
+    var inputs = Set<String>()
+    for folder in options.folders {
+      guard let names = FileManager.default.enumerator(atPath: folder) else { continue }
+      for case let name as String in names {
+        if let real = ImageCommand.realPath((folder as NSString).appendingPathComponent(name)) {
+          inputs.insert(real)
+        }
+      }
+    }
+    for (option, path, real) in outputs where inputs.contains(real) {
+      throw CommandError("\(option) \(path) is one of the inputs: refusing to overwrite it")
     }
   }
 

@@ -171,3 +171,34 @@ import TrafficLightTestSupport
     #expect((object["smoothed"] as? [String: Any])?["right"] as? Int == 4)
   }
 }
+
+@Suite struct StudyOutputsHostileInputTests {
+  /// `calibrate -o` and `evaluate --candidates` never write over a file they read, by any
+  /// path or link: usage error, the file untouched.
+  @Test func studyOutputs_refuseToOverwriteTheirInputs() throws {
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/red", withIntermediateDirectories: true)
+    let image = folder + "/red/a.jpg"
+    try FileManager.default.copyItem(
+      atPath: CLIPaths.packageRoot.path + "/SampleFrames/carpark-sequence/real_500_1.jpg", toPath: image)
+    let before = try Data(contentsOf: URL(fileURLWithPath: image))
+    try FileManager.default.createSymbolicLink(atPath: folder + "/link.json", withDestinationPath: image)
+    for target in [image, folder + "/red/../red/a.jpg", folder + "/link.json"] {
+      let run = try traffic("calibrate", folder, "-o", target)
+      #expect(run.status == 64, "\(target)")
+      #expect(run.stderr.contains("is one of the inputs: refusing to overwrite it"))
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: image)) == before)
+    // Boxed frames: the labels file.
+    let frames = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: frames + "/frames", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: CLIPaths.packageRoot.path + "/SampleFrames/carpark-sequence/real_400_2.jpg",
+      toPath: frames + "/frames/a.jpg")
+    let labels = "file,state,xmin,ymin,xmax,ymax\na.jpg,green,10,10,40,100\n"
+    try labels.write(toFile: frames + "/boxes.csv", atomically: true, encoding: .utf8)
+    let run = try traffic("evaluate", "--candidates", frames + "/boxes.csv", frames)
+    #expect(run.status == 64)
+    #expect(try String(contentsOfFile: frames + "/boxes.csv", encoding: .utf8) == labels)
+  }
+}
