@@ -40,8 +40,8 @@ struct CommandOptions: Equatable {
   var maxErrors: Int?
   var help = false
   var paths: [String] = []
-  /// A file listing more paths (`-` for standard input).
-  var filesFrom: String?
+  /// Files listing more paths (`-` for standard input), each read in turn.
+  var filesFrom: [String] = []
   /// The part of the inputs this run reads.
   var shard = Shard.all
   // `sequence` only.
@@ -55,6 +55,13 @@ struct CommandOptions: Equatable {
   var events = false
   var timeline: String?
 
+  /// The options that take no value.
+  static let flags: Set<String> = [
+    "-h", "--help", "--find-lights", "--whole-image", "--lenient", "--verbose", "-v",
+    "--ignore-exif-orientation",
+    "--events",
+  ]
+
   /// The options in `arguments`, the words after the subcommand.
   static func parse(_ arguments: [String], for command: Subcommand) throws(CommandError) -> CommandOptions {
     var options = CommandOptions()
@@ -65,6 +72,10 @@ struct CommandOptions: Equatable {
         continue
       }
       func value() throws(CommandError) -> String { try scanner.value(of: name, inline: inline) }
+      // A flag takes no value: `--lenient=no` must not turn leniency on.
+      if inline != nil && Self.flags.contains(name) {
+        throw CommandError("\(name) takes no value, not '\(name)=\(inline!)'")
+      }
       switch (name, command) {
       case ("-h", _), ("--help", _): options.help = true
       case ("--format", _): options.format = try OutputFormat.parse(try value())
@@ -81,7 +92,10 @@ struct CommandOptions: Equatable {
       case ("--light-confidence", _): options.lightConfidence = try number(name, try value(), in: 0...1)
       case ("--label-class", _): options.labelClass = try whole(name, try value(), in: 0...Int(Int32.max))
       case ("--jobs", _): options.jobs = try whole(name, try value(), in: 1...1024)
-      case ("--output", _), ("-o", _): options.output = try value()
+      case ("--output", _), ("-o", _):
+        // `-` is standard output, as it is standard input for --files-from.
+        let path = try value()
+        options.output = path == "-" ? nil : path
       case ("--mask", _): options.mask = try value()
       case ("--lenient", _): options.lenient = true
       case ("--verbose", _), ("-v", _): options.verbose = true
@@ -107,7 +121,7 @@ struct CommandOptions: Equatable {
           throw CommandError("--shard must be K/N with N from 1 and K from 0 to N-1, not '\(text)'")
         }
         options.shard = shard
-      case ("--files-from", _): options.filesFrom = try value()
+      case ("--files-from", _): options.filesFrom.append(try value())
       case ("--events", .sequence): options.events = true
       case ("--timeline", .sequence): options.timeline = try value()
       default: throw CommandError("unknown option '\(name)'")
@@ -125,9 +139,9 @@ struct CommandOptions: Equatable {
     }
     switch command {
     case .classify:
-      if options.paths.isEmpty && options.filesFrom == nil { throw CommandError("no PATH given") }
+      if options.paths.isEmpty && options.filesFrom.isEmpty { throw CommandError("no PATH given") }
     case .sequence:
-      if options.paths.isEmpty && options.filesFrom == nil { throw CommandError("no DIR given") }
+      if options.paths.isEmpty && options.filesFrom.isEmpty { throw CommandError("no DIR given") }
       if options.events && options.format != .jsonl {
         throw CommandError("--events needs --format jsonl (in text and csv the changes go to stderr)")
       }

@@ -149,7 +149,7 @@ enum ImageCommand {
   ) throws(CommandError) -> Int32 {
     let profile = try options.resolvedProfile()
     var operands = options.paths
-    if let list = options.filesFrom { operands += try readPathList(list) }
+    for list in options.filesFrom { operands += try readPathList(list) }
     // A sequence is one folder's own frames, a recording; classify walks subfolders too.
     let recursive = command != .sequence
     var items: [InputItem] = []
@@ -162,8 +162,16 @@ enum ImageCommand {
       if options.timeline != nil && operands.count > 1 {
         throw CommandError("--timeline draws one recording: give one DIR, not \(operands.count)")
       }
+      var named: [String: String] = [:]
       for folder in operands {
         guard FileManager.default.isDirectory(folder) else { throw CommandError("\(folder) is not a folder") }
+        // One recording under two names would be read twice, as two recordings.
+        if let real = realPath(folder) {
+          if let earlier = named[real] {
+            throw CommandError("\(folder) is \(earlier) again: each recording is named once")
+          }
+          named[real] = folder
+        }
       }
       for folder in operands where options.shard.contains(folder) {
         let found = InputCollector.collect([folder], recursive: false)
@@ -216,7 +224,8 @@ enum ImageCommand {
     let smoothing = options.resolvedSmoothing(over: profile.smoothing)
     let formatter = ReportFormatter(
       format: options.format, isSequence: isSequence, showsRecordings: isSequence && operands.count > 1,
-      pathWidth: images.reduce(4) { max($0, terminalSafe($1).count) },
+      // Capped: one very long path must not pad every row to its length.
+      pathWidth: min(ReportFormatter.widestPath, images.reduce(4) { max($0, terminalSafe($1).count) }),
       showsRegions: ![.wholeImage, .framesOrCrops(finder, largestCrop: RegionSource.largestCrop)].contains(
         regions))
     if let header = formatter.header { console.out(header) }

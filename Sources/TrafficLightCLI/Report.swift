@@ -41,6 +41,8 @@ struct ReportFormatter {
   private let columns: [Column]
 
   static let regionWidth = 19
+  /// The widest the path column is padded to; a longer path takes the room it needs.
+  static let widestPath = 100
 
   /// A column of text and CSV. A sequence adds the frame before the path and the smoothed
   /// colour after the colour.

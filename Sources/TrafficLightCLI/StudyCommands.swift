@@ -122,6 +122,8 @@ enum StudyCommand: String {
     while let token = scanner.next() {
       switch token {
       case .operand(let folder): options.folders.append(folder)
+      case .option(let name, let inline?) where ["-h", "--help", "--misses"].contains(name):
+        throw CommandError("\(name) takes no value, not '\(name)=\(inline)'")
       case .option("-h", _), .option("--help", _): options.help = true
       case .option("--profile", let inline) where self == .evaluate:
         options.profile = try scanner.value(of: "--profile", inline: inline)
@@ -136,6 +138,9 @@ enum StudyCommand: String {
         options.smoothing = kind
       case .option("--candidates", let inline) where self == .evaluate:
         options.candidates = try scanner.value(of: "--candidates", inline: inline)
+        if options.candidates == "-" {
+          throw CommandError("--candidates -: evaluate writes its report on standard output; name a file")
+        }
       case .option("--orientation", let inline) where self == .evaluate:
         options.orientation = try Orientation.parsed(try scanner.value(of: "--orientation", inline: inline))
       case .option("--format", let inline) where self == .evaluate:
@@ -149,6 +154,10 @@ enum StudyCommand: String {
         options.jobs = jobs
       case .option(let name, let inline) where self == .calibrate && (name == "-o" || name == "--output"):
         options.output = try scanner.value(of: name, inline: inline)
+        if options.output == "-" {
+          throw CommandError(
+            "\(name) -: calibrate writes its report on standard output; name a file for the profile")
+        }
       case .option("--name", let inline) where self == .calibrate:
         options.name = try scanner.value(of: "--name", inline: inline)
       case .option("--folds", let inline) where self == .calibrate:

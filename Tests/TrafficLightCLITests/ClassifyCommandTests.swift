@@ -111,7 +111,7 @@ import TrafficLightTestSupport
     #expect(run.status == 1)
     #expect(run.stdout.contains(#""path":"\#(folder)/a.png","color":"green""#))
     #expect(run.stdout.contains(#"{"path":"\#(folder)/x.jpg","error":"not a regular file"}"#))
-    #expect(run.stderr.contains("Note: skipped \(folder)/loop: folder already visited"))
+    #expect(run.stderr.contains("Note: skipped \(folder)/loop: folder already read"))
   }
 
   @Test func classify_folderWithNoImage_isAnError_andTheOthersAreStillRead() throws {

@@ -202,3 +202,66 @@ import TrafficLightTestSupport
     #expect(try String(contentsOfFile: frames + "/boxes.csv", encoding: .utf8) == labels)
   }
 }
+
+@Suite struct CarelessArgumentsTests {
+  /// A flag refuses an inline value: `--lenient=no` is an error, not leniency.
+  @Test func flags_refuseAnInlineValue() throws {
+    let run = try traffic("classify", "--lenient=no", "SampleFrames/stills/red")
+    #expect(run.status == 64)
+    #expect(run.stderr.hasPrefix("Error: --lenient takes no value, not '--lenient=no'\n"))
+    #expect(try traffic("evaluate", "--misses=yes", "SampleFrames/stills").status == 64)
+  }
+
+  /// `-o -` is standard output: no file named `-` appears.
+  @Test func output_dash_isStandardOutput() throws {
+    let folder = try temporaryFolder()
+    let stills = CLIPaths.packageRoot.path + "/SampleFrames/stills/red"
+    let run = try traffic(["classify", "-o", "-", "--format", "jsonl", stills], in: folder)
+    #expect(run.status == 0)
+    #expect(run.stdout.split(separator: "\n").count == 4)
+    #expect(!FileManager.default.fileExists(atPath: folder + "/-"))
+    #expect(try traffic(["calibrate", stills, "-o", "-"], in: folder).status == 64)
+  }
+
+  /// Two `--files-from` lists are both read.
+  @Test func filesFrom_twice_readsBothLists() throws {
+    let folder = try temporaryFolder()
+    let stills = CLIPaths.packageRoot.path + "/SampleFrames/stills"
+    try "\(stills)/red\n".write(toFile: folder + "/a.txt", atomically: true, encoding: .utf8)
+    try "\(stills)/green\n".write(toFile: folder + "/b.txt", atomically: true, encoding: .utf8)
+    let run = try traffic(
+      "classify", "--format", "jsonl", "--files-from", folder + "/a.txt", "--files-from", folder + "/b.txt")
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("/stills/red/") && run.stdout.contains("/stills/green/"))
+  }
+
+  /// A folder named twice is read once and said so; a recording named twice is refused.
+  @Test func folderNamedTwice_isReadOnce_andARecordingNamedTwiceIsRefused() throws {
+    let stills = "SampleFrames/stills/red"
+    let once = try traffic("classify", "--format", "jsonl", stills)
+    let twice = try traffic("classify", "--format", "jsonl", stills, stills + "/")
+    #expect(twice.status == 0)
+    #expect(twice.stdout == once.stdout)
+    #expect(
+      twice.stderr.contains(
+        "Note: skipped \(stills)/: named twice, or inside a folder named before: read once"))
+    #expect(!twice.stderr.contains("loop"))
+    let sequence = try traffic("sequence", "SampleFrames/carpark-sequence", "SampleFrames/carpark-sequence/")
+    #expect(sequence.status == 64)
+    #expect(
+      sequence.stderr.hasPrefix(
+        "Error: SampleFrames/carpark-sequence/ is SampleFrames/carpark-sequence again: each recording is named once"
+      ))
+  }
+
+  /// One very long bogus path does not pad every row of the text table to its length.
+  @Test func text_longPath_doesNotPadEveryRow() throws {
+    let folder = try temporaryFolder()
+    let stills = CLIPaths.packageRoot.path + "/SampleFrames/stills/red"
+    try "\(stills)\n\(String(repeating: "x", count: 100_000))\n".write(
+      toFile: folder + "/list.txt", atomically: true, encoding: .utf8)
+    let run = try traffic("classify", "--files-from", folder + "/list.txt")
+    #expect(run.status == 1)
+    #expect(run.stdout.utf8.count < 100_000 + 20 * 200)
+  }
+}

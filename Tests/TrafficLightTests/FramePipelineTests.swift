@@ -330,7 +330,8 @@ import TrafficLightTestSupport
         .image(path: folder + "/frame_10.jpg"),
         .skipped(path: folder + "/notes.txt", reason: "not named like an image (.jpg, .jpeg, .png)"),
         .image(path: folder + "/sub/frame_3.jpg"),
-        .skipped(path: folder + "/sub/loop", reason: "folder already visited (symbolic link loop?)"),
+        .skipped(
+          path: folder + "/sub/loop", reason: "folder already read (named earlier, or a symbolic link loop)"),
       ])
   }
 
@@ -351,9 +352,10 @@ import TrafficLightTestSupport
         .skipped(path: empty + "/notes.txt", reason: "not named like an image (.jpg, .jpeg, .png)"),
         .skipped(path: empty + "/sub/frame.bmp", reason: "not named like an image (.jpg, .jpeg, .png)"),
         .emptyFolder(path: empty),
-        .skipped(path: full + "/again", reason: "folder already visited (symbolic link loop?)"),
+        .skipped(
+          path: full + "/again", reason: "folder already read (named earlier, or a symbolic link loop)"),
         .image(path: full + "/sub/frame.jpg"),
-        .skipped(path: full + "/again", reason: "folder already visited (symbolic link loop?)"),
+        .skipped(path: full + "/again", reason: "named twice, or inside a folder named before: read once"),
       ])
     // Not walking subfolders, the second folder has no image either.
     #expect(InputCollector.collect([full], recursive: false).last == .emptyFolder(path: full))

@@ -33,10 +33,14 @@ public enum InputCollector {
     var visited = Set<FileIdentity>()
     for path in paths {
       if let identity = FileIdentity(directoryAt: path) {
-        let entered = !visited.contains(identity)
+        // A folder given twice, by two names, or inside a folder given before, is read once.
+        guard !visited.contains(identity) else {
+          items.append(
+            .skipped(path: path, reason: "named twice, or inside a folder named before: read once"))
+          continue
+        }
         let found = walk(path, identity: identity, recursive: recursive, visited: &visited, into: &items)
-        // (A folder given twice, or by two names, is entered once: the later name is only noted.)
-        if entered && found == 0 { items.append(.emptyFolder(path: path)) }
+        if found == 0 { items.append(.emptyFolder(path: path)) }
       } else {
         items.append(.image(path: path))
       }
@@ -62,7 +66,8 @@ public enum InputCollector {
     var stack: [(prefix: String, names: ArraySlice<String>)] = []
     func enter(_ folder: String, _ identity: FileIdentity) {
       guard visited.insert(identity).inserted else {
-        items.append(.skipped(path: folder, reason: "folder already visited (symbolic link loop?)"))
+        items.append(
+          .skipped(path: folder, reason: "folder already read (named earlier, or a symbolic link loop)"))
         return
       }
       switch listDirectory(folder) {
