@@ -69,6 +69,10 @@ public struct LampEvidence: Sendable, Codable, Equatable {
   /// One weight per term, in the order above.
   public var weights: [Double]
 
+  /// The largest bias or weight either way: far beyond any fitted one, small enough that no
+  /// sum of terms over finite measurements overflows.
+  public static let largestWeight = 1e6
+
   /// The number of terms a model over `LampMeasurements.names` has.
   public static let termCount = LampMeasurements.names.count * (LampMeasurements.names.count + 3) / 2
 
@@ -83,7 +87,12 @@ public struct LampEvidence: Sendable, Codable, Equatable {
     guard weights.count == Self.termCount else {
       return "weights must have \(Self.termCount) values, one per term, not \(weights.count)"
     }
-    guard bias.isFinite, weights.allSatisfy(\.isFinite) else { return "bias and weights must be finite" }
+    // Bounded, not only finite: a weight of 1e308 times a measurement is infinite, and two
+    // such terms of opposite signs make every confidence NaN.
+    guard abs(bias) <= Self.largestWeight, weights.allSatisfy({ abs($0) <= Self.largestWeight }) else {
+      return
+        "bias and weights must be finite numbers from -\(Int(Self.largestWeight)) to \(Int(Self.largestWeight))"
+    }
     return nil
   }
 
@@ -102,6 +111,8 @@ public struct LampEvidence: Sendable, Codable, Equatable {
         term += 1
       }
     }
+    // A measurement that is not finite (a ratio to nothing) makes no light.
+    guard !logOdds.isNaN else { return 0 }
     return 1 / (1 + exp(-logOdds))
   }
 

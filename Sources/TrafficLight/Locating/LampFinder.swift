@@ -86,6 +86,8 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// 1/4 or 1/8 of their size while their longer side stays at least this
   /// (`find(inImageData:name:decoder:)`).
   public var searchSide = 900
+  /// The largest `searchSide` a profile may give.
+  public static let largestSearchSide = 2048
 
   /// The finder with the defaults above (fitted to the shared frames; CALIBRATION.md).
   public init() {}
@@ -162,9 +164,13 @@ public struct LampFinder: Sendable, Codable, Equatable {
       return "lampPitch must be between 0.5 and 10, not \(lampPitch)"
     }
     if !(0...8).contains(halvings) { return "halvings must be between 0 and 8, not \(halvings)" }
-    for (name, side) in [("smallestHalvedSide", smallestHalvedSide), ("searchSide", searchSide)]
-    where !(1...1_000_000).contains(side) {
-      return "\(name) must be between 1 and 1000000, not \(side)"
+    if !(1...1_000_000).contains(smallestHalvedSide) {
+      return "smallestHalvedSide must be between 1 and 1000000, not \(smallestHalvedSide)"
+    }
+    // Bounded so that a large frame is always searched reduced: at full size the search of a
+    // 25-megapixel frame took a minute.
+    if !(64...Self.largestSearchSide).contains(searchSide) {
+      return "searchSide must be between 64 and \(Self.largestSearchSide), not \(searchSide)"
     }
     return nil
   }
