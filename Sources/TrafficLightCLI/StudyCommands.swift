@@ -248,7 +248,8 @@ enum StudyCommand: String {
   }
 
   /// Refuses a file this command writes (`calibrate -o`, `evaluate --candidates`) that is one
-  /// of the files in its folders (an image, a label file), by any path or link.
+  /// of the files it reads in its folders (an image, `labels.csv`, `boxes.csv`), by any path
+  /// or link.
   private static func refuseOverwritingInputs(_ options: Options) throws(CommandError) {
     let outputs = [("--output", options.output), ("--candidates", options.candidates)].compactMap {
       option, path in
@@ -259,6 +260,10 @@ enum StudyCommand: String {
     for folder in options.folders {
       guard let names = FileManager.default.enumerator(atPath: folder) else { continue }
       for case let name as String in names {
+        let file = (name as NSString).lastPathComponent
+        guard InputCollector.isImageName(file) || file == "labels.csv" || file == "boxes.csv" else {
+          continue
+        }
         if let real = ImageCommand.realPath((folder as NSString).appendingPathComponent(name)) {
           inputs.insert(real)
         }

@@ -27,17 +27,27 @@ public struct FrameEvaluator: Sendable {
 
     /// Found lights that match no labelled box.
     public var falseLights: Int {
-      lights.indices.filter { index in !matches.contains(index) }.count
+      let matched = Set(matches.compactMap { $0 })
+      return lights.indices.filter { !matched.contains($0) }.count
     }
 
     /// The false lights that lie on a labelled box another light found: one light seen
     /// twice, not a light where there is none.
     public var secondLights: Int {
-      lights.indices.filter { index in
-        !matches.contains(index)
-          && zip(frame.boxes, matches).contains { box, match in match != nil && box.isFound(by: lights[index])
-          }
-      }.count
+      let matched = Set(matches.compactMap { $0 })
+      var onFoundBox = Set<Int>()
+      // Housing boxes found: the lights whose centre they hold.
+      let found = zip(frame.boxes, matches).filter { $0.1 != nil }.map(\.0)
+      let housings = CentreIndex(found.filter { $0.kind == .light }.map(\.box))
+      for index in lights.indices where !housings.holding(centreOf: lights[index].box).isEmpty {
+        onFoundBox.insert(index)
+      }
+      // Lamp boxes found: the lights whose box holds their centre.
+      let lightBoxes = CentreIndex(lights.map(\.box))
+      for lamp in found where lamp.kind == .lamp {
+        onFoundBox.formUnion(lightBoxes.holding(centreOf: lamp.box))
+      }
+      return onFoundBox.subtracting(matched).count
     }
 
     /// The frame's colour as read: the colour of the light that matters, `unknown` if none.
@@ -182,14 +192,28 @@ public struct FrameEvaluator: Sendable {
   /// one housing); it finds a lamp box when its box holds the lamp's centre, whatever other
   /// lamp boxes it holds (the lit lamps of one head, a red lamp and an arrow beside it, are
   /// all found with their housing).
+  ///
+  /// Complexity: near linear in lights and boxes (each is found through a `CentreIndex`).
   public static func match(_ lights: [FoundLight], to boxes: [LabelledBox]) -> [Int?] {
-    var taken = Set<Int>()
-    return boxes.map { label in
-      let found = lights.indices.first { index in
-        (label.kind == .lamp || !taken.contains(index)) && label.isFound(by: lights[index])
+    // For each housing box, the lights whose centre it holds, in light order.
+    let housings = CentreIndex(boxes.map(\.box))
+    var inHousing = [[Int]](repeating: [], count: boxes.count)
+    for (index, light) in lights.enumerated() {
+      for box in housings.holding(centreOf: light.box) where boxes[box].kind == .light {
+        inHousing[box].append(index)
       }
-      if let found, label.kind == .light { taken.insert(found) }
-      return found
+    }
+    let lightBoxes = CentreIndex(lights.map(\.box))
+    var taken = Set<Int>()
+    return boxes.enumerated().map { number, label in
+      switch label.kind {
+      case .lamp:
+        return lightBoxes.holding(centreOf: label.box).first
+      case .light:
+        let found = inHousing[number].first { !taken.contains($0) }
+        if let found { taken.insert(found) }
+        return found
+      }
     }
   }
 }

@@ -1,0 +1,68 @@
+import Testing
+import TrafficLightKernels
+
+@testable import TrafficLight
+
+/// The matching of found lights to labelled boxes, against the plain definition: each box
+/// takes the first light (most confident first) that finds it, a housing box only one no
+/// earlier housing box took.
+@Suite struct FrameMatchingTests {
+  private func referenceMatch(_ lights: [FoundLight], _ boxes: [LabelledBox]) -> [Int?] {
+    var taken = Set<Int>()
+    return boxes.map { label in
+      let found = lights.indices.first { index in
+        (label.kind == .lamp || !taken.contains(index)) && label.isFound(by: lights[index])
+      }
+      if let found, label.kind == .light { taken.insert(found) }
+      return found
+    }
+  }
+
+  private func randomRegion(_ generator: inout SeededGenerator, extent: Int, largest: Int) -> PixelRegion {
+    PixelRegion(
+      x: Int.random(in: -20...extent, using: &generator), y: Int.random(in: -20...extent, using: &generator),
+      width: Int.random(in: 1...largest, using: &generator),
+      height: Int.random(in: 1...largest, using: &generator))
+  }
+
+  @Test func match_andFalseAndSecondLights_equalThePlainDefinition() {
+    var generator = SeededGenerator(seed: 50)
+    for trial in 0..<200 {
+      let extent = [60, 400, 3000][trial % 3]
+      let lights = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+        let box = randomRegion(&generator, extent: extent, largest: trial % 5 == 0 ? 5000 : 120)
+        return FoundLight(box: box, lamp: box, color: .green, confidence: 0.9, orientation: .vertical)
+      }
+      let boxes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+        LabelledBox(
+          kind: Bool.random(using: &generator) ? .light : .lamp, label: "red",
+          box: randomRegion(&generator, extent: extent, largest: trial % 7 == 0 ? 1 << 20 : 150))
+      }
+      let matches = FrameEvaluator.match(lights, to: boxes)
+      #expect(matches == referenceMatch(lights, boxes), "trial \(trial)")
+      let outcome = FrameEvaluator.Outcome(
+        frame: BoxedFrame(path: "f.jpg", boxes: boxes), lights: lights, matches: matches, failure: nil)
+      #expect(outcome.falseLights == lights.indices.filter { !matches.contains($0) }.count, "trial \(trial)")
+      let second = lights.indices.filter { index in
+        !matches.contains(index)
+          && zip(boxes, matches).contains { box, match in match != nil && box.isFound(by: lights[index]) }
+      }.count
+      #expect(outcome.secondLights == second, "trial \(trial)")
+    }
+  }
+
+  /// 100,000 boxes and 4,389 lights on one frame are matched (the plain loop took 52 s).
+  @Test func match_manyBoxesAndLights_completes() {
+    var generator = SeededGenerator(seed: 51)
+    let lights = (0..<4389).map { _ in
+      let box = randomRegion(&generator, extent: 4000, largest: 60)
+      return FoundLight(box: box, lamp: box, color: .red, confidence: 0.9, orientation: .vertical)
+    }
+    let boxes = (0..<100_000).map { _ in
+      LabelledBox(kind: .light, label: "red", box: randomRegion(&generator, extent: 4000, largest: 40))
+    }
+    let matches = FrameEvaluator.match(lights, to: boxes)
+    #expect(matches.count == 100_000)
+    #expect(matches.compactMap { $0 }.count <= lights.count)
+  }
+}
