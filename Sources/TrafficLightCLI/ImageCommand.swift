@@ -320,9 +320,12 @@ enum ImageCommand {
     // over any number of frames, and results come out in input order.
     OrderedParallelMap.stream(count: images.count, jobs: jobs, window: 64 * jobs) {
       i -> (ImageReading, [String]) in
-      let reading = reader.read(images[i])
-      let problems = maskNames.map { writeMasks(of: reading, named: $0[i]) } ?? []
-      return (reading.droppingMaps(), problems)
+      // The masks are drawn and encoded inside the reading's share of --max-memory (about 8
+      // bytes a pixel); what is kept for the output has no maps, pictures or points.
+      reader.read(images[i], reservingPerPixel: maskNames == nil ? 0 : 8) { reading in
+        let problems = maskNames.map { writeMasks(of: reading, named: $0[i]) } ?? []
+        return (reading.forKeeping(), problems)
+      }
     } consume: { index, outcome in
       let (reading, problems) = outcome
       if let damage = reading.damage {
@@ -351,8 +354,8 @@ enum ImageCommand {
           sequence = SequenceClassifier(smoothing: smoothing, fps: options.fps)
           changes.append((frameRecording, []))
         }
-        // Held until the smoother decides the frame: keep what the rows need, not the points.
-        for step in sequence?.feed(reading.forKeeping()) ?? [] { emit(step, in: frameRecording) }
+        // Held until the smoother decides the frame (kept without maps or points).
+        for step in sequence?.feed(reading) ?? [] { emit(step, in: frameRecording) }
       } else {
         for row in rows(for: reading, step: nil, options, formatter) { console.out(formatter.line(row)) }
       }

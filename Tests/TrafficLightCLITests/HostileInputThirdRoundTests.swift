@@ -265,3 +265,43 @@ import TrafficLightTestSupport
     #expect(run.stdout.utf8.count < 100_000 + 20 * 200)
   }
 }
+
+@Suite struct MemoryBudgetWholeRunTests {
+  /// Each box's reading counts inside --max-memory: 60,000 boxes on one image need about
+  /// 250 MB, so a budget of 100M refuses the image, naming it.
+  @Test func boxesReadings_countInsideTheBudget() throws {
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/img", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: folder + "/labels", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: CLIPaths.packageRoot.path + "/SampleFrames/carpark-sequence/real_400_2.jpg",
+      toPath: folder + "/img/a.jpg")
+    let line = "9 0.5 0.5 0.01 0.03\n"
+    try String(repeating: line, count: 60_000).write(
+      toFile: folder + "/labels/a.txt", atomically: true, encoding: .utf8)
+    let run = try traffic("classify", "--labels", folder + "/labels", "--max-memory", "100M", folder + "/img")
+    #expect(run.status == 1)
+    #expect(run.stdout.contains("more than the memory budget of 100 MB (--max-memory)"))
+    let small = try traffic(
+      "classify", "--labels", folder + "/labels", "--max-memory", "400M", "--format", "jsonl", folder + "/img"
+    )
+    #expect(small.status == 0)
+  }
+
+  /// A mask's picture and encoding count inside --max-memory: a frame that fits the budget
+  /// alone does not with its mask.
+  @Test func masks_countInsideTheBudget() throws {
+    // A 1000x1000 PNG: its decode is estimated at about 18 MB, its mask at 8 MB more.
+    let folder = try temporaryFolder()
+    let frame = folder + "/frame.png"
+    try writePNG(syntheticLight(lit: .red, width: 1000, height: 1000), to: frame)
+    let masks = folder + "/masks"
+    let plain = try traffic("classify", "--find-lights", "--max-memory", "20M", frame)
+    #expect(plain.status == 0)
+    let masked = try traffic("classify", "--find-lights", "--mask", masks, "--max-memory", "20M", frame)
+    #expect(masked.status == 1)
+    #expect(masked.stdout.contains("more than the memory budget of 20 MB (--max-memory)"))
+    let roomy = try traffic("classify", "--find-lights", "--mask", masks, "--max-memory", "40M", frame)
+    #expect(roomy.status == 0)
+  }
+}

@@ -13,7 +13,8 @@ public struct ImageReader: Sendable {
   public let keepingMaps: Bool
   /// The memory the images read at once share, or nil for no limit: each reading reserves its
   /// image's estimate (`ImageDecoder.estimatedMemory(of:)`) before decoding and gives it back
-  /// when done. Readings that keep class maps hold theirs after that, outside the budget.
+  /// when done (`read(_:reservingPerPixel:then:)` also counts each box's reading and what the
+  /// caller makes of the reading while it is reserved, masks for one).
   public let budget: MemoryBudget?
 
   /// A reader of these parts; see each property.
@@ -30,6 +31,22 @@ public struct ImageReader: Sendable {
 
   /// Reads the image at `path`. Never throws: failures are in the outcome.
   public func read(_ path: String) -> ImageReading {
+    read(path, reservingPerPixel: 0) { $0 }
+  }
+
+  /// The memory a reading of one box holds beyond its class map: its sample points and the
+  /// rest of its result.
+  var bytesPerBox: Int {
+    let grid = pipeline.profile.grid
+    return grid.points * grid.columns * MemoryLayout<SamplePoint>.stride + 1024
+  }
+
+  /// Reads the image at `path` and gives the reading to `finish` while the budget still holds
+  /// the memory reserved for it: the decode's, each box's reading (`bytesPerBox`, and its
+  /// class map when maps are kept), and `extra` bytes per pixel of the image for what
+  /// `finish` makes of it (a mask picture and its encoding). What `finish` returns should
+  /// hold no more than it needs: it lives outside the budget.
+  public func read<T>(_ path: String, reservingPerPixel extra: Int, then finish: (ImageReading) -> T) -> T {
     var boxes: [LabelBox] = []
     var region: PixelRegion? = nil
     switch regions {
@@ -41,7 +58,7 @@ public struct ImageReader: Sendable {
           $0.classID == classID
         }
       } catch {
-        return ImageReading(path: path, outcome: .failure(.labels(error)))
+        return finish(ImageReading(path: path, outcome: .failure(.labels(error))))
       }
     }
     let decoded: DecodedImage
@@ -50,24 +67,34 @@ public struct ImageReader: Sendable {
     do throws(DecodeError) {
       let bytes = try FileReader.readAll(path, maxBytes: decoder.maxFileBytes)
       if let budget {
-        let needed = max(1, decoder.estimatedMemory(of: bytes))
+        var needed = max(1, decoder.estimatedMemory(of: bytes))
+        if extra > 0 || !boxes.isEmpty, let size = try? decoder.displayedSize(of: bytes, name: path) {
+          let pixels = size.width * size.height
+          needed += extra * pixels + boxes.count * bytesPerBox
+          if keepingMaps {
+            needed += boxes.reduce(0) { total, box in
+              let region = box.region(imageWidth: size.width, imageHeight: size.height)
+              return total + min(pixels, max(0, region.width) * max(0, region.height))
+            }
+          }
+        }
         guard budget.reserve(needed) else {
           throw DecodeError.overMemoryBudget(path: path, needed: needed, budget: budget.bytes)
         }
         reserved = needed
       }
       switch regions {
-      case .foundLights(let finder): return try readingLights(of: bytes, path: path, finder: finder)
+      case .foundLights(let finder): return finish(try readingLights(of: bytes, path: path, finder: finder))
       case .framesOrCrops(let finder, let largestCrop):
         let size = try decoder.displayedSize(of: bytes, name: path)
         if size.width * size.height > largestCrop {
-          return try readingLights(of: bytes, path: path, finder: finder)
+          return finish(try readingLights(of: bytes, path: path, finder: finder))
         }
       default: break
       }
       decoded = try decoder.decode(bytes, name: path, region: region)
     } catch {
-      return ImageReading(path: path, outcome: .failure(.decode(error)))
+      return finish(ImageReading(path: path, outcome: .failure(.decode(error))))
     }
     let readings: [RegionReading]
     if case .labels = regions {
@@ -80,7 +107,7 @@ public struct ImageReader: Sendable {
     } else {
       readings = [RegionReading(box: nil, result: pipeline.classify(decoded, keepingMap: keepingMaps))]
     }
-    return ImageReading(path: path, outcome: .success(readings), damage: decoded.damage)
+    return finish(ImageReading(path: path, outcome: .success(readings), damage: decoded.damage))
   }
 
   /// The lights `finder` finds in the image file `bytes` from `path`
