@@ -210,14 +210,20 @@ struct HostileCorpus {
   }
 
   @Test func mask_refusesAFolderHoldingAnInputNamedLikeAMask() throws {
-    // x.png's mask would be x.mask.png: an input.
+    // x.png's mask would be x.mask.png: named as an input, it is refused.
     let folder = try temporaryFolder()
     try writePNG(syntheticLight(lit: .red), to: folder + "/x.png")
     try writePNG(syntheticLight(lit: .green), to: folder + "/x.mask.png")
     let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/x.mask.png"))
-    let run = try traffic("classify", "--mask", folder, folder)
+    let run = try traffic("classify", "--mask", folder, folder + "/x.png", folder + "/x.mask.png")
     #expect(run.status == 64)
     #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/x.mask.png")) == before)
+    // In a folder, a file named like a mask is a mask, not an input: it is passed over and
+    // the run writes x.png's mask there.
+    let walked = try traffic("classify", "--mask", folder, "--format", "jsonl", folder)
+    #expect(walked.status == 0)
+    #expect(walked.stdout.split(separator: "\n").count == 1)
+    #expect(walked.stderr.contains("1 masks (*.mask.png)"))
   }
 }
 
