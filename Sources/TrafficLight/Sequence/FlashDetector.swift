@@ -105,7 +105,8 @@ struct FlashDetector: Sendable {
   /// A dark frame after the last flash counts while its run is no longer than the darkest gap
   /// of the stretch and a frame.
   func currentFlash() -> SignalColor? {
-    guard let last = runs.last else { return nil }
+    // A flash needs `flashes` lit runs with a dark one between each, the last possibly dark.
+    guard let last = runs.last, runs.count >= 2 * pattern.flashes - 1 else { return nil }
     let frame = last.end - 1
     for stretch in Self.stretches(in: runs, pattern: pattern, fps: fps) {
       if stretch.frames.contains(frame) { return stretch.color }

@@ -150,11 +150,14 @@ public struct OnlineSmoother: FrameSmoother {
   private var detector: FlashDetector
   /// The best score of a path ending in each state at the newest frame.
   private var best = SIMD4<Double>(repeating: 0)
-  /// The forward (sum) scores at the newest frame, for the confidence.
+  /// The forward probabilities at the newest frame, for the confidence.
   private var forward = SIMD4<Double>(repeating: 0)
-  /// The newest `delay + 1` frames: back pointers, emissions, forward scores, flashing.
+  /// The transitions as potentials.
+  private let moves: [SIMD4<Double>]
+  /// The newest `delay + 1` frames: back pointers, emission potentials, forward
+  /// probabilities, flashing.
   private var window:
-    [(back: SIMD4<UInt8>, emission: SIMD4<Double>, forward: SIMD4<Double>, flashing: Bool)] = []
+    [(back: SIMD4<UInt8>, likelihood: SIMD4<Double>, forward: SIMD4<Double>, flashing: Bool)] = []
   private var count = 0
   /// The state shown on the last frame decided.
   private var lastShown = LightState.dark
@@ -169,6 +172,7 @@ public struct OnlineSmoother: FrameSmoother {
     self.model = model
     self.delay = delay
     transitions = model.transitionScores
+    moves = Viterbi.potentials(model.transitionScores)
     detector = FlashDetector(pattern: pattern, fps: fps)
   }
 
@@ -179,17 +183,18 @@ public struct OnlineSmoother: FrameSmoother {
     let flash = detector.currentFlash()
     if let flash { observed = FrameObservation(color: flash, confidence: 1) }
     let emission = model.emission(observed)
+    let likelihood = Viterbi.potentials(emission)
     var back = SIMD4<UInt8>()
     if count == 0 {
       best = emission
-      forward = emission
+      forward = Viterbi.normalised(likelihood)
     } else {
       let step = Viterbi.step(best, emission, transitions)
       best = step.best
       back = step.back
-      forward = Viterbi.forwardStep(forward, emission, transitions)
+      forward = Viterbi.forwardStep(forward, likelihood, moves)
     }
-    window.append((back, emission, forward, flash != nil))
+    window.append((back, likelihood, forward, flash != nil))
     if window.count > delay + 1 { window.removeFirst() }
     count += 1
     guard count > delay else { return [] }
@@ -228,22 +233,22 @@ public struct OnlineSmoother: FrameSmoother {
         state, between: lastShown, and: index + 1 < path.count ? path[index + 1] : .dark)
     }
     lastShown = state
-    // Backward scores from the newest frame to this one.
-    var backward = SIMD4<Double>(repeating: 0)
+    // Backward probabilities from the newest frame to this one.
+    var backward = SIMD4<Double>(repeating: 1)
     var later = window.count - 1
     while later > index {
-      backward = Viterbi.backwardStep(backward, window[later].emission, transitions)
+      backward = Viterbi.backwardStep(backward, window[later].likelihood, moves)
       later -= 1
     }
-    let posterior = Viterbi.normalised(window[index].forward + backward)
+    let posterior = Viterbi.normalised(window[index].forward * backward)
     return SmoothedFrame(
       frame: frame, color: state.color, flashing: window[index].flashing && state != .dark,
       confidence: posterior[state.rawValue])
   }
 }
 
-/// Viterbi and forward-backward over four states, in scores (log-probabilities up to a
-/// constant; `-infinity` for what cannot be).
+/// Viterbi over four states in scores (log-probabilities up to a constant; `-infinity` for
+/// what cannot be), and forward-backward in probabilities scaled at every frame.
 enum Viterbi {
   /// The most likely states, one per frame.
   ///
@@ -291,63 +296,69 @@ enum Viterbi {
     return index
   }
 
-  /// log(sum(exp(x))) of four scores, `-infinity` when all are.
-  static func logSumExp(_ x: SIMD4<Double>) -> Double {
-    let top = x.max()
-    guard top > -.infinity else { return -.infinity }
-    var sum = 0.0
-    for i in 0..<4 { sum += exp(x[i] - top) }
-    return top + log(sum)
+  /// Probabilities proportional to `exp(scores)` (scaled so the largest is 1; 0 for
+  /// `-infinity`).
+  static func potentials(_ scores: SIMD4<Double>) -> SIMD4<Double> {
+    let top = scores.max()
+    var p = SIMD4<Double>()
+    for i in 0..<4 { p[i] = exp(scores[i] - top) }
+    return p
   }
 
-  /// The next frame's forward scores.
+  /// `transitions` as potentials, `[from][to]`.
+  static func potentials(_ transitions: [SIMD4<Double>]) -> [SIMD4<Double>] {
+    transitions.map { row in
+      var p = SIMD4<Double>()
+      for i in 0..<4 { p[i] = exp(row[i]) }
+      return p
+    }
+  }
+
+  /// `p` scaled to sum to 1 (left as it is when it sums to 0).
+  static func normalised(_ p: SIMD4<Double>) -> SIMD4<Double> {
+    let total = p.sum()
+    return total > 0 ? p / total : p
+  }
+
+  /// The next frame's forward probabilities, from this frame's, the next frame's emission
+  /// potentials and the transition potentials.
   static func forwardStep(_ forward: SIMD4<Double>, _ emission: SIMD4<Double>, _ transitions: [SIMD4<Double>])
     -> SIMD4<Double>
   {
-    var next = SIMD4<Double>()
-    for to in 0..<4 {
-      next[to] =
-        logSumExp(
-          SIMD4(
-            forward[0] + transitions[0][to], forward[1] + transitions[1][to], forward[2] + transitions[2][to],
-            forward[3] + transitions[3][to])) + emission[to]
-    }
-    // Kept near 0: only the differences between states matter.
-    return next - SIMD4(repeating: logSumExp(next))
+    var next: SIMD4<Double> = forward[0] * transitions[0]
+    next += forward[1] * transitions[1]
+    next += forward[2] * transitions[2]
+    next += forward[3] * transitions[3]
+    return normalised(next * emission)
   }
 
-  /// The backward scores one frame earlier, from those of the frame after it and its emission.
+  /// The backward probabilities one frame earlier, from those of the frame after it and its
+  /// emission potentials.
   static func backwardStep(
     _ backward: SIMD4<Double>, _ laterEmission: SIMD4<Double>, _ transitions: [SIMD4<Double>]
   ) -> SIMD4<Double> {
-    let later = backward + laterEmission
+    let later = backward * laterEmission
     var earlier = SIMD4<Double>()
-    for from in 0..<4 { earlier[from] = logSumExp(transitions[from] + later) }
-    return earlier - SIMD4(repeating: logSumExp(earlier))
-  }
-
-  /// Probabilities from scores.
-  static func normalised(_ scores: SIMD4<Double>) -> SIMD4<Double> {
-    let total = logSumExp(scores)
-    var p = SIMD4<Double>()
-    for i in 0..<4 { p[i] = exp(scores[i] - total) }
-    return p
+    for from in 0..<4 { earlier[from] = (transitions[from] * later).sum() }
+    return normalised(earlier)
   }
 
   /// Each frame's probability of each state, given every frame.
   ///
-  /// Complexity: O(frames) time, 32 bytes of forward scores per frame.
+  /// Complexity: O(frames) time, 32 bytes of forward probabilities per frame.
   static func posteriors(_ emissions: [SIMD4<Double>], transitions: [SIMD4<Double>]) -> [SIMD4<Double>] {
-    guard let first = emissions.first else { return [] }
+    guard !emissions.isEmpty else { return [] }
+    let moves = potentials(transitions)
+    let likelihoods = emissions.map(potentials)
     var forwards = [SIMD4<Double>](repeating: SIMD4(), count: emissions.count)
-    forwards[0] = first - SIMD4(repeating: logSumExp(first))
+    forwards[0] = normalised(likelihoods[0])
     for frame in emissions.indices.dropFirst() {
-      forwards[frame] = forwardStep(forwards[frame - 1], emissions[frame], transitions)
+      forwards[frame] = forwardStep(forwards[frame - 1], likelihoods[frame], moves)
     }
-    var backward = SIMD4<Double>(repeating: 0)
+    var backward = SIMD4<Double>(repeating: 1)
     for frame in stride(from: emissions.count - 1, through: 0, by: -1) {
-      let posterior = normalised(forwards[frame] + backward)
-      if frame > 0 { backward = backwardStep(backward, emissions[frame], transitions) }
+      let posterior = normalised(forwards[frame] * backward)
+      if frame > 0 { backward = backwardStep(backward, likelihoods[frame], moves) }
       forwards[frame] = posterior
     }
     return forwards
