@@ -26,8 +26,9 @@ public struct SequenceStep: Sendable, Equatable {
 }
 
 /// A run of frames that read one colour, at least `SuppressedState.minimumFrames` of them,
-/// while the smoothed colour never became it: the vote kept it out (a 2-frame yellow between
-/// green and red, for one). The contract's vote does that on purpose; this says that it did.
+/// while the smoothed colour never became it on those frames: the smoothing kept it out (the
+/// vote keeps out a 2-frame yellow between green and red, on purpose; the model, a weak run
+/// it took for flicker). This says that it did.
 public struct SuppressedState: Sendable, Equatable {
   /// The frame's own colour (its primary region's); `unknown` when it could not be read.
   public let color: SignalColor
