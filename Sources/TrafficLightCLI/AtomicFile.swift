@@ -68,7 +68,13 @@ final class AtomicFile {
     temporaryPath =
       (path.contains("/") ? folder + "/" : "") + AtomicFile.prefix
       + "\(AtomicFile.host)-\(getpid())-\(AtomicFile.counter.next())"
-    // Registered first, so no signal can fall between creating the file and registering it.
+    // Counted as being created until it is registered and checked: a signal's handler waits
+    // for that, so no file is made that its sweep misses. Registered before it exists, so no
+    // signal can fall between creating the file and registering it.
+    guard InterruptCleanup.beginCreating() else {
+      throw CommandError.io("cannot write \(self.path): interrupted")
+    }
+    defer { InterruptCleanup.endCreating() }
     InterruptCleanup.register(temporaryPath)
     descriptor = FileSystemPath.open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
@@ -218,14 +224,31 @@ final class AtomicFile {
   }
 }
 
-/// Temporary files to remove if a signal ends the process. The handler only sets a flag,
-/// reads a fixed table of C strings and calls `unlink`, `nanosleep` and `_exit`, which are
-/// safe in a signal handler. Other threads run on while it does: a file created after its
-/// first sweep is removed by its creator, which sees the flag (`isStopping`), or by the
-/// second sweep.
+/// Temporary files to remove if a signal ends the process. The handler only uses lock-free
+/// atomics, reads a fixed table of C strings and calls `unlink`, `nanosleep` and `_exit`,
+/// which are safe in a signal handler. Other threads run on while it does, so it first sets a
+/// flag that stops new files (`isStopping`), then waits (half a second at most) until no file
+/// is between being started and being registered and checked (`beginCreating`), then sweeps.
 enum InterruptCleanup {
   /// Set by the handler before it sweeps.
   private static let stopping = Atomic<Bool>(false)
+  /// How many files are being created now.
+  private static let creating = Atomic<Int>(0)
+
+  /// Counts a file as being created; false (and not counted) when a signal is ending the run.
+  static func beginCreating() -> Bool {
+    creating.wrappingAdd(1, ordering: .sequentiallyConsistent)
+    guard !stopping.load(ordering: .sequentiallyConsistent) else {
+      creating.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+      return false
+    }
+    return true
+  }
+
+  /// Ends what `beginCreating` started.
+  static func endCreating() {
+    creating.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+  }
 
   /// Whether a signal is ending the process.
   static var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
@@ -252,15 +275,14 @@ enum InterruptCleanup {
       for signal in [SIGINT, SIGTERM, SIGHUP] {
         Glibc.signal(signal) { number in
           InterruptCleanup.stopping.store(true, ordering: .sequentiallyConsistent)
-          for sweep in 0..<2 {
-            for i in 0..<InterruptCleanup.capacity {
-              if let path = InterruptCleanup.table[i] { unlink(path) }
-            }
-            // Time for a thread between registering its file and creating it to finish.
-            if sweep == 0 {
-              var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
-              nanosleep(&pause, nil)
-            }
+          // (The signal may have landed on a thread that is creating a file: then the wait
+          // runs out, and the sweep finds that file if it exists.)
+          for _ in 0..<50 where InterruptCleanup.creating.load(ordering: .sequentiallyConsistent) > 0 {
+            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            nanosleep(&pause, nil)
+          }
+          for i in 0..<InterruptCleanup.capacity {
+            if let path = InterruptCleanup.table[i] { unlink(path) }
           }
           _exit(128 + number)
         }
