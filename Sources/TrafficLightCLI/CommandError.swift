@@ -75,6 +75,12 @@ struct ArgumentScanner {
     return .operand(argument)
   }
 
+  /// Refuses an inline value given to a flag, an option that takes none: `--lenient=no` must
+  /// not turn leniency on.
+  static func refuseValue(of flag: String, inline: String?) throws(CommandError) {
+    if let inline { throw CommandError("\(flag) takes no value, not '\(flag)=\(inline)'") }
+  }
+
   /// The value of `option`: the inline one, or the next argument.
   mutating func value(of option: String, inline: String?) throws(CommandError) -> String {
     if let inline { return inline }

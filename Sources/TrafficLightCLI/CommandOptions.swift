@@ -72,10 +72,7 @@ struct CommandOptions: Equatable {
         continue
       }
       func value() throws(CommandError) -> String { try scanner.value(of: name, inline: inline) }
-      // A flag takes no value: `--lenient=no` must not turn leniency on.
-      if inline != nil && Self.flags.contains(name) {
-        throw CommandError("\(name) takes no value, not '\(name)=\(inline!)'")
-      }
+      if Self.flags.contains(name) { try ArgumentScanner.refuseValue(of: name, inline: inline) }
       switch (name, command) {
       case ("-h", _), ("--help", _): options.help = true
       case ("--format", _): options.format = try OutputFormat.parse(try value())

@@ -578,7 +578,15 @@ enum ImageCommand {
         throw CommandError("--mask \(mask) holds the input \(input), which a mask could overwrite")
       }
     }
-    for (option, path) in [("--output", options.output), ("--timeline", options.timeline)] {
+    try refuse([("--output", options.output), ("--timeline", options.timeline)], overwriting: inputs)
+  }
+
+  /// Refuses (a usage error) each output, named by its option, that resolves to one of
+  /// `inputs` (real paths).
+  static func refuse(_ outputs: [(option: String, path: String?)], overwriting inputs: Set<String>)
+    throws(CommandError)
+  {
+    for (option, path) in outputs {
       if let path, let real = realPath(path), inputs.contains(real) {
         throw CommandError("\(option) \(path) is one of the inputs: refusing to overwrite it")
       }

@@ -123,7 +123,7 @@ enum StudyCommand: String {
       switch token {
       case .operand(let folder): options.folders.append(folder)
       case .option(let name, let inline?) where ["-h", "--help", "--misses"].contains(name):
-        throw CommandError("\(name) takes no value, not '\(name)=\(inline)'")
+        try ArgumentScanner.refuseValue(of: name, inline: inline)
       case .option("-h", _), .option("--help", _): options.help = true
       case .option("--profile", let inline) where self == .evaluate:
         options.profile = try scanner.value(of: "--profile", inline: inline)
@@ -251,11 +251,9 @@ enum StudyCommand: String {
   /// of the files it reads in its folders (an image, `labels.csv`, `boxes.csv`), by any path
   /// or link.
   private static func refuseOverwritingInputs(_ options: Options) throws(CommandError) {
-    let outputs = [("--output", options.output), ("--candidates", options.candidates)].compactMap {
-      option, path in
-      path.flatMap { path in ImageCommand.realPath(path).map { (option, path, $0) } }
-    }
-    guard !outputs.isEmpty else { return }
+    let outputs = [("--output", options.output), ("--candidates", options.candidates)]
+    // Only an output that exists already can be an input: otherwise no folder is walked.
+    guard outputs.contains(where: { $0.1.flatMap(ImageCommand.realPath) != nil }) else { return }
     var inputs = Set<String>()
     for folder in options.folders {
       guard let names = FileManager.default.enumerator(atPath: folder) else { continue }
@@ -269,9 +267,7 @@ enum StudyCommand: String {
         }
       }
     }
-    for (option, path, real) in outputs where inputs.contains(real) {
-      throw CommandError("\(option) \(path) is one of the inputs: refusing to overwrite it")
-    }
+    try ImageCommand.refuse(outputs, overwriting: inputs)
   }
 
   /// `evaluate` over folders some of which hold boxed frames: each folder in turn, by its kind.
@@ -513,7 +509,7 @@ enum StudyCommand: String {
 
   /// A misread image, for people: what it is, what it was read as, and how.
   static func text(_ miss: Evaluator.Miss) -> String {
-    let how = miss.failure.map { "unreadable: \($0.reason)" } ?? miss.decidedBy.map { "by \($0)" }
+    let how = miss.decidedBy.map { "by \($0)" }
     return "\(miss.image.path): \(miss.image.truth.rawValue) read \(miss.read.rawValue)"
       + (how.map { " (\($0))" } ?? "")
   }
@@ -524,7 +520,6 @@ enum StudyCommand: String {
     line.add("label", miss.image.truth.rawValue)
     line.add("read", miss.read.rawValue)
     if let rule = miss.decidedBy { line.add("decidedBy", rule) }
-    if let failure = miss.failure { line.add("error", failure.reason) }
     return line
   }
 

@@ -41,7 +41,7 @@ import TrafficLightKernels
       let matches = FrameEvaluator.match(lights, to: boxes)
       #expect(matches == referenceMatch(lights, boxes), "trial \(trial)")
       let outcome = FrameEvaluator.Outcome(
-        frame: BoxedFrame(path: "f.jpg", boxes: boxes), lights: lights, matches: matches, failure: nil)
+        frame: BoxedFrame(path: "f.jpg", boxes: boxes), lights: lights, matches: matches)
       #expect(outcome.falseLights == lights.indices.filter { !matches.contains($0) }.count, "trial \(trial)")
       let second = lights.indices.filter { index in
         !matches.contains(index)

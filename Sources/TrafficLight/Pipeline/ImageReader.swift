@@ -66,9 +66,16 @@ public struct ImageReader: Sendable {
     defer { if reserved > 0 { budget?.release(reserved) } }
     do throws(DecodeError) {
       let bytes = try FileReader.readAll(path, maxBytes: decoder.maxFileBytes)
+      // The header's size, read once: the choice of frame or crop needs it, and so does the
+      // reservation of boxes and of what `finish` makes.
+      var size: (width: Int, height: Int)? = nil
+      if case .framesOrCrops = regions { size = try decoder.displayedSize(of: bytes, name: path) }
       if let budget {
         var needed = max(1, decoder.estimatedMemory(of: bytes))
-        if extra > 0 || !boxes.isEmpty, let size = try? decoder.displayedSize(of: bytes, name: path) {
+        if extra > 0 || !boxes.isEmpty, size == nil {
+          size = try? decoder.displayedSize(of: bytes, name: path)
+        }
+        if extra > 0 || !boxes.isEmpty, let size {
           let pixels = size.width * size.height
           needed += extra * pixels + boxes.count * bytesPerBox
           if keepingMaps {
@@ -86,8 +93,7 @@ public struct ImageReader: Sendable {
       switch regions {
       case .foundLights(let finder): return finish(try readingLights(of: bytes, path: path, finder: finder))
       case .framesOrCrops(let finder, let largestCrop):
-        let size = try decoder.displayedSize(of: bytes, name: path)
-        if size.width * size.height > largestCrop {
+        if let size, size.width * size.height > largestCrop {
           return finish(try readingLights(of: bytes, path: path, finder: finder))
         }
       default: break

@@ -70,19 +70,9 @@ public struct ImageReading: Sendable, Equatable {
   /// The frame's colour: the primary region's, else `unknown`.
   public var frameColor: SignalColor { primary?.result.color ?? .unknown }
 
-  /// This reading without the class maps (which are large), for keeping.
-  public func droppingMaps() -> ImageReading {
-    var reading = ImageReading(
-      path: path,
-      outcome: outcome.map { readings in
-        readings.map { RegionReading(box: $0.box, result: $0.result.droppingMap(), light: $0.light) }
-      }, damage: damage)
-    reading.searchedForLights = searchedForLights
-    return reading
-  }
-
   /// This reading without class maps, pictures or sample points (counts, colours and boxes
-  /// kept): what a sequence holds of a frame its smoother has not decided yet.
+  /// kept), for keeping: what a sequence holds of a frame its smoother has not decided yet,
+  /// and what a command holds until it writes the row.
   public func forKeeping() -> ImageReading {
     var reading = ImageReading(
       path: path,

@@ -86,13 +86,18 @@ struct FlashDetector: Sendable {
     self.fps = fps
   }
 
-  /// Adds the next frame's colour.
-  mutating func add(_ color: SignalColor) {
+  /// Extends `runs` by one frame of `color`.
+  static func append(_ color: SignalColor, to runs: inout [Run]) {
     if let last = runs.last, last.color == color {
       runs[runs.count - 1].length += 1
     } else {
       runs.append(Run(color: color, start: runs.last?.end ?? 0, length: 1))
     }
+  }
+
+  /// Adds the next frame's colour.
+  mutating func add(_ color: SignalColor) {
+    Self.append(color, to: &runs)
     // A stretch is a chain of warm and dark runs: anything before the last run that is
     // neither breaks it, and so does a run longer than the longest period.
     if let breakIndex = runs.dropLast().lastIndex(where: { !isChainRun($0) }), breakIndex > 0 {

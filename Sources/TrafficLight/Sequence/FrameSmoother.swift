@@ -102,13 +102,7 @@ public struct OfflineSmoother: FrameSmoother {
     guard !observations.isEmpty else { return [] }
     // Flashing stretches are read as their colour on every frame, with full evidence.
     var runs: [FlashDetector.Run] = []
-    for (frame, observation) in observations.enumerated() {
-      if let last = runs.last, last.color == observation.color {
-        runs[runs.count - 1].length += 1
-      } else {
-        runs.append(FlashDetector.Run(color: observation.color, start: frame, length: 1))
-      }
-    }
+    for observation in observations { FlashDetector.append(observation.color, to: &runs) }
     var flashing = [Bool](repeating: false, count: observations.count)
     var observed = observations
     for stretch in FlashDetector.stretches(in: runs, pattern: pattern, fps: fps) {

@@ -17,8 +17,6 @@ public struct Evaluator: Sendable {
     public let read: SignalColor
     /// What named the colour, when it was not the vote.
     public let decidedBy: String?
-    /// Why the image could not be read, when it could not.
-    public let failure: InputError?
   }
 
   /// What reading a labelled set gave.
@@ -92,7 +90,7 @@ public struct Evaluator: Sendable {
       guard read != image.truth else { return }
       let rule = reading.primary?.result.decision.decidedBy
       misses.append(
-        Miss(image: image, read: read, decidedBy: rule == FrameDecision.vote ? nil : rule, failure: nil))
+        Miss(image: image, read: read, decidedBy: rule == FrameDecision.vote ? nil : rule))
     }
   }
 
@@ -100,7 +98,7 @@ public struct Evaluator: Sendable {
   public func evaluate(_ images: [LabelledImage], jobs: Int = 1) -> Report {
     let reader = self.reader
     let readings = OrderedParallelMap.map(count: images.count, jobs: jobs) {
-      reader.read(images[$0].path).droppingMaps()
+      reader.read(images[$0].path).forKeeping()
     }
     var report = Report()
     for (image, reading) in zip(images, readings) { report.add(image, reading) }

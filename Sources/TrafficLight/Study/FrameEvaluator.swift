@@ -22,8 +22,6 @@ public struct FrameEvaluator: Sendable {
     public var lights: [FoundLight]
     /// For each labelled box, the index in `lights` of the light that found it, if any.
     public var matches: [Int?]
-    /// Why the frame could not be read, when it could not.
-    public var failure: String?
 
     /// Found lights that match no labelled box.
     public var falseLights: Int {
@@ -138,20 +136,24 @@ public struct FrameEvaluator: Sendable {
   /// labelled boxes.
   public func evaluate(_ frames: [BoxedFrame], jobs: Int = 1) -> Report {
     let (finder, decoder) = (self.finder, self.decoder)
-    let outcomes = OrderedParallelMap.map(count: frames.count, jobs: jobs) { index -> Outcome in
+    let read = OrderedParallelMap.map(count: frames.count, jobs: jobs) {
+      index -> Result<Outcome, DecodeError> in
       let frame = frames[index]
       do throws(DecodeError) {
         let bytes = try FileReader.readAll(frame.path, maxBytes: decoder.maxFileBytes)
         let lights = try finder.find(inImageData: bytes, name: frame.path, decoder: decoder).lights
-        return Outcome(
-          frame: frame, lights: lights, matches: Self.match(lights, to: frame.boxes), failure: nil)
+        return .success(Outcome(frame: frame, lights: lights, matches: Self.match(lights, to: frame.boxes)))
       } catch {
-        return Outcome(
-          frame: frame, lights: [], matches: frame.boxes.map { _ in nil }, failure: error.description)
+        return .failure(error)
       }
     }
-    var report = Report(outcomes: outcomes.filter { $0.failure == nil })
-    report.unreadable = outcomes.compactMap { outcome in outcome.failure.map { (outcome.frame.path, $0) } }
+    var report = Report()
+    for (frame, result) in zip(frames, read) {
+      switch result {
+      case .success(let outcome): report.outcomes.append(outcome)
+      case .failure(let error): report.unreadable.append((frame.path, error.description))
+      }
+    }
     return report
   }
 

@@ -110,35 +110,15 @@ public struct RecordingScore: Sendable, Equatable {
   /// frame order and of one length.
   public init(truth: [SignalColor], frames: [SignalColor], smoothed: [SignalColor]) {
     precondition(truth.count == frames.count && truth.count == smoothed.count, "one colour per frame")
-    var lit = 0
-    var framesRight = 0
-    var smoothedRight = 0
-    var framesRedAsGreen = 0
-    var smoothedRedAsGreen = 0
-    var dark = 0
-    var framesDarkUnknown = 0
-    var smoothedDarkUnknown = 0
-    for (label, (own, shown)) in zip(truth, zip(frames, smoothed)) {
-      if label == .unknown {
-        dark += 1
-        if own == .unknown { framesDarkUnknown += 1 }
-        if shown == .unknown { smoothedDarkUnknown += 1 }
-        continue
-      }
-      lit += 1
-      if own == label { framesRight += 1 }
-      if shown == label { smoothedRight += 1 }
-      if label == .red && own == .green { framesRedAsGreen += 1 }
-      if label == .red && shown == .green { smoothedRedAsGreen += 1 }
-    }
-    self.lit = lit
-    self.framesRight = framesRight
-    self.smoothedRight = smoothedRight
-    self.framesRedAsGreen = framesRedAsGreen
-    self.smoothedRedAsGreen = smoothedRedAsGreen
-    self.dark = dark
-    self.framesDarkUnknown = framesDarkUnknown
-    self.smoothedDarkUnknown = smoothedDarkUnknown
+    let rows = zip(truth, zip(frames, smoothed)).map { (label: $0, own: $1.0, shown: $1.1) }
+    lit = rows.count { $0.label != .unknown }
+    framesRight = rows.count { $0.label != .unknown && $0.own == $0.label }
+    smoothedRight = rows.count { $0.label != .unknown && $0.shown == $0.label }
+    framesRedAsGreen = rows.count { $0.label == .red && $0.own == .green }
+    smoothedRedAsGreen = rows.count { $0.label == .red && $0.shown == .green }
+    dark = rows.count { $0.label == .unknown }
+    framesDarkUnknown = rows.count { $0.label == .unknown && $0.own == .unknown }
+    smoothedDarkUnknown = rows.count { $0.label == .unknown && $0.shown == .unknown }
     // Each change of the labels, matched to the smoothed colour's first change to the new
     // state from 2 frames before it and before the labels change again.
     let labelChanges = StateChange.changes(in: truth).filter { $0.frame > 0 }
