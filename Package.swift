@@ -25,9 +25,12 @@ let package = Package(
     // Pixel buffers, the blur and the per-pixel classifier (the Swift SIMD form, and the
     // choice of level): no Foundation.
     .target(name: "TrafficLightKernels", dependencies: ["CKernels"]),
-    // Decoding, sampling, voting, profiles and the frame pipeline.
+    // Decoding, sampling, voting, profiles and the frame pipeline. The `fitted` profile's
+    // JSON (its network's weights) is compiled in as bytes, so the binary needs no file
+    // beside it.
     .target(
-      name: "TrafficLight", dependencies: ["CImageCodecs", "TrafficLightKernels"]),
+      name: "TrafficLight", dependencies: ["CImageCodecs", "TrafficLightKernels"],
+      resources: [.embedInCode("Profiles/fitted.json")]),
     // The `traffic-light` command: parses arguments, calls the library, formats results.
     .executableTarget(name: "TrafficLightCLI", dependencies: ["TrafficLight", "TrafficLightKernels"]),
     // Per-stage timings on 1080p, 480p and crop-sized frames: swift run -c release PipelineBenchmarks
@@ -42,7 +45,9 @@ let package = Package(
       name: "TrafficLightKernelsTests", dependencies: ["TrafficLightKernels", "TrafficLight"]),
     .testTarget(
       name: "TrafficLightTests",
-      dependencies: ["TrafficLight", "TrafficLightKernels", "TrafficLightTestSupport"]),
+      dependencies: ["TrafficLight", "TrafficLightKernels", "TrafficLightTestSupport"],
+      // The training script's outputs for the network's tests, read through #filePath.
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "TrafficLightCLITests",
       dependencies: ["TrafficLight", "TrafficLightKernels", "TrafficLightTestSupport"],

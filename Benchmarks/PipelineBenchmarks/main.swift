@@ -233,7 +233,18 @@ for (frame, jpeg) in zip(frames, jpegs) {
     ("blur", { blackHole(blur.apply(to: image)) }),
     ("classify", { blackHole(classifier.classify(blurred)) }),
     ("blur+classify", { blackHole(classifier.classify(blur.apply(to: image))) }),
-    ("sample", { blackHole(profile.decide(profile.grid.sample(map), on: profile.grid)) }),
+    // The decision from the class map's points, or, for a profile whose decider reads
+    // pixels (`fitted`'s network), from the image's pixels.
+    (
+      "decide",
+      {
+        let whole = PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
+        blackHole(
+          profile.decider.readsPixels
+            ? profile.decide(pixelsOf: whole, in: image)
+            : profile.decide(profile.grid.sample(map), on: profile.grid))
+      }
+    ),
     // What `maximumBusyness` asks of a light read with no lit lamp behind its colour.
     (
       "busyness",

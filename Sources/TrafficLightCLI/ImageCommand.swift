@@ -14,8 +14,9 @@ enum ImageCommand {
   static let sharedOptions = """
       --format text|jsonl|csv  text: an aligned table (default); jsonl: one JSON object per
                                line; csv: comma-separated with a header row
-      --profile NAME|FILE      seed (the article's thresholds), default (the project's
-                               best), or a JSON profile file (default: default)
+      --profile NAME|FILE      seed (the article's thresholds), default (the lamp-first
+                               rules), fitted (the light network), or a JSON profile
+                               file (default: default)
       --sigma S                blur sigma in pixels, 0 for none (default: the profile's)
       --points N               rows of points along the light (default: the profile's:
                                7 for seed, 9 rows of 9 for default)

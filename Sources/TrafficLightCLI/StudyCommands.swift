@@ -67,8 +67,11 @@ enum StudyCommand: String {
       cascade, its vote's weights and each rule's own values; a rule may be switched off,
       never added). Coordinate descent over each value's grid, from the starting profile
       and a few fixed random starts. The score is the mean over the DIRs of accuracy, with each red light read as
-      green counted as --penalty mistakes. Cross-validation fits each fold on its own thread
-      (up to --jobs at once).
+      green counted as --penalty mistakes. From a profile whose decider is a light network
+      (fitted), each image is measured once and the network's readout alone is refitted
+      (logistic regression on its features, a red light's probability of green added to
+      the loss); the convolutions are kept. Cross-validation fits each fold on its own
+      thread (up to --jobs at once).
 
       Options:
         -o, --output FILE     where to write the profile (required; written atomically)
@@ -287,7 +290,9 @@ enum StudyCommand: String {
       } else if BoxedFrames.isBoxedFolder(folder) {
         let frames: [BoxedFrame]
         do { frames = try BoxedFrames.load(folder) } catch { throw CommandError(error) }
-        let evaluator = FrameEvaluator(finder: profile.frameFinder(heads: options.orientation ?? .auto))
+        let evaluator = FrameEvaluator(
+          finder: profile.frameFinder(heads: options.orientation ?? .auto),
+          pipeline: FramePipeline(profile: profile))
         let report = evaluator.evaluate(frames, jobs: jobs)
         Self.reportFrames(
           report, folder: folder, leastConfidence: evaluator.finder.minimumConfidence, options,

@@ -93,4 +93,14 @@ typedef struct {
 void tl_classify_rgb8(
   int level, const uint8_t *pixels, uint8_t *classes, size_t count, const tl_hsv_rules *rules);
 
+/// A 3x3 convolution with zero padding, then ReLU, at `level`: `input` is `height` x `width`
+/// pixels of `inputs` floats each (channels innermost), `weights` is
+/// `[dy][dx][input][output]` (9 * inputs * outputs floats), `output` gets `height` x `width`
+/// pixels of `outputs` floats, each `max(0, bias + sum of products)` with the products added
+/// in the order of `weights`, unfused, so every level gives the same bits. `sums` is scratch
+/// of `outputs` floats.
+void tl_convolve3x3_relu(
+  int level, const float *input, int height, int width, int inputs, const float *weights,
+  const float *bias, int outputs, float *output, float *sums);
+
 #endif

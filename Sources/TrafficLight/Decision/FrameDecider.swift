@@ -10,8 +10,15 @@ public protocol FrameDecider: Sendable, Codable, Equatable {
   /// The `"kind"` that names this decider in JSON.
   static var kind: String { get }
 
+  /// Whether the decider reads the light's pixels (`decide(pixelsOf:in:)`) rather than its
+  /// sampled points (`decide(_:on:)`): the pipeline calls the one this names.
+  var readsPixels: Bool { get }
+
   /// The colour of a light whose points on `grid` are `samples`, with the evidence.
   func decide(_ samples: [SamplePoint], on grid: SampleGrid) -> FrameDecision
+
+  /// The colour of the light in `region` of `image`, for a decider that `readsPixels`.
+  func decide(pixelsOf region: PixelRegion, in image: RGBImage) -> FrameDecision
 
   /// What is wrong with the values, if anything: a profile with a problem is refused.
   var problem: String? { get }
@@ -26,6 +33,14 @@ public protocol FrameDecider: Sendable, Codable, Equatable {
 }
 
 extension FrameDecider {
+  /// Points, unless a decider says otherwise.
+  public var readsPixels: Bool { false }
+
+  /// Not called for a decider that reads points.
+  public func decide(pixelsOf region: PixelRegion, in image: RGBImage) -> FrameDecision {
+    preconditionFailure("\(Self.kind) reads sampled points, not pixels")
+  }
+
   /// No tuning axes, unless a decider declares some.
   public var tuning: [TuningAxis<Self>] { [] }
   /// The decider unchanged, unless its windows follow the thresholds.
@@ -49,7 +64,7 @@ extension FrameDecider {
 /// The deciders a profile may name.
 public enum FrameDeciders {
   /// Every decider kind, by the name JSON gives it.
-  public static let kinds: [any FrameDecider.Type] = [CascadeDecider.self]
+  public static let kinds: [any FrameDecider.Type] = [CascadeDecider.self, LightNetworkDecider.self]
 
   /// The decider the JSON object in `decoder` describes, by its `"kind"`.
   static func decode(from decoder: any Decoder) throws -> any FrameDecider {

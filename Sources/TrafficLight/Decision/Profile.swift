@@ -148,8 +148,20 @@ public struct Profile: Sendable, Equatable, Codable {
     return profile
   }
 
-  /// The profiles known by name: `seed` and `default`.
-  public static let builtIn: [Profile] = [.seed, .default]
+  /// The light network fitted to the shared folders (`LightNetworkDecider`): each crop, and
+  /// each light the lamp finder finds in a frame, read from its thumbnail;
+  /// `scripts/train_light_network.py` trains it and wrote its JSON,
+  /// `Sources/TrafficLight/Profiles/fitted.json`, compiled into the library.
+  public static let fitted: Profile = {
+    do {
+      return try decode(Data(PackageResources.fitted_json), path: "fitted.json")
+    } catch {
+      preconditionFailure("the built-in fitted profile does not load: \(error)")
+    }
+  }()
+
+  /// The profiles known by name: `seed`, `default` and `fitted`.
+  public static let builtIn: [Profile] = [.seed, .default, .fitted]
 
   /// A built-in profile by name, or else the JSON profile at that path.
   ///
@@ -250,8 +262,24 @@ public struct Profile: Sendable, Equatable, Codable {
     _ samples: [SamplePoint], on grid: SampleGrid, placedFrom lamp: SignalColor? = nil,
     busyness: @autoclosure () -> Double = 0
   ) -> FrameDecision {
-    let decision = decider.decide(samples, on: grid).requiring(confidence: minimumConfidence)
-      .besideLitLamp(lamp)
+    finished(decider.decide(samples, on: grid), placedFrom: lamp, busyness: busyness())
+  }
+
+  /// The colour of the light in `region` of `image`, for a decider that reads pixels
+  /// (`FrameDecider.readsPixels`), held to the same bounds as `decide(_:on:placedFrom:busyness:)`.
+  public func decide(
+    pixelsOf region: PixelRegion, in image: RGBImage, placedFrom lamp: SignalColor? = nil,
+    busyness: @autoclosure () -> Double = 0
+  ) -> FrameDecision {
+    finished(decider.decide(pixelsOf: region, in: image), placedFrom: lamp, busyness: busyness())
+  }
+
+  /// The decider's `decision` held to `minimumConfidence`, the lit lamp's colour and
+  /// `maximumBusyness`.
+  func finished(
+    _ decision: FrameDecision, placedFrom lamp: SignalColor?, busyness: @autoclosure () -> Double
+  ) -> FrameDecision {
+    let decision = decision.requiring(confidence: minimumConfidence).besideLitLamp(lamp)
     guard let bound = maximumBusyness, lamp == nil, decision.color != .unknown else { return decision }
     return decision.inRegion(ofBusyness: busyness(), atMost: bound)
   }

@@ -27,16 +27,18 @@ extension LampFinder {
     return (search.lights, search.damage)
   }
 
-  /// `find(inImageData:name:decoder:)`, with the full-size pixels when the search decoded
-  /// them (a frame searched at full size), so that a caller wanting them too decodes once.
+  /// `find(inImageData:name:decoder:)`, with the full-size pixels the search decoded around
+  /// its lights (the whole frame when it was searched at full size; nil when it found none),
+  /// so that a caller wanting them too decodes once.
   func searched(inImageData bytes: [UInt8], name: String, decoder: ImageDecoder) throws(DecodeError) -> (
-    lights: [FoundLight], damage: String?, fullSize: RGBImage?
+    lights: [FoundLight], damage: String?, seen: SeenPixels?
   ) {
     let size = try decoder.displayedSize(of: bytes, name: name)
     let denominator = searchDenominator(width: size.width, height: size.height)
     guard denominator > 1 else {
       let decoded = try decoder.decode(bytes, name: name)
-      return (find(in: decoded.pixels), decoded.damage, decoded.pixels)
+      let whole = PixelRegion(x: 0, y: 0, width: decoded.pixels.width, height: decoded.pixels.height)
+      return (find(in: decoded.pixels), decoded.damage, SeenPixels(image: decoded.pixels, region: whole))
     }
     let (reduced, damage) = try decoder.decodeReduced(bytes, name: name, denominator: denominator)
     let firsts = find(in: reduced).map { light in
@@ -68,7 +70,20 @@ extension LampFinder {
       }
       lights.append(second ?? first)
     }
-    return (Self.keepingOnePerLight(lights), damage, nil)
+    return (Self.keepingOnePerLight(lights), damage, SeenPixels(image: closer.pixels, region: region))
+  }
+}
+
+/// Full-size pixels of part of a frame: `image` holds the frame's `region`.
+public struct SeenPixels: Sendable {
+  /// The pixels.
+  public let image: RGBImage
+  /// Where they lie in the frame.
+  public let region: PixelRegion
+
+  /// Whether they are the whole of a `width` x `height` frame.
+  func isWhole(width: Int, height: Int) -> Bool {
+    region == PixelRegion(x: 0, y: 0, width: width, height: height)
   }
 }
 

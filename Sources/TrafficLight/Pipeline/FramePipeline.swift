@@ -41,6 +41,12 @@ public struct FramePipeline: Sendable {
     func decide(_ samples: [SamplePoint]) -> FrameDecision {
       profile.decide(samples, on: grid, placedFrom: light.lampColor, busyness: image.busyness(in: box))
     }
+    if profile.decider.readsPixels {
+      let decision = profile.decide(
+        pixelsOf: box, in: image, placedFrom: light.lampColor, busyness: image.busyness(in: box))
+      let map = keepingMap ? classifier.classify(blur.apply(to: image.cropped(to: box))) : nil
+      return FrameResult(decision: decision, region: area, map: map, light: light)
+    }
     if !keepingMap && !usesFullFrame {
       let rows = grid.rows(width: box.width, height: box.height)
       let samples: [SamplePoint]
@@ -82,6 +88,30 @@ public struct FramePipeline: Sendable {
       let light = profile.locator.locate(in: image, within: area).first
     else { return nil }
     return (area, light)
+  }
+
+  /// Found `lights` as the profile reads them, with `seen`, the full-size pixels the search
+  /// decoded around them. A decider that reads points leaves each light as found, its lit
+  /// lamp's colour and the finder's confidence (no decision); one that reads pixels decides
+  /// the light's box in `seen`, and the light takes that decision's colour and confidence (a
+  /// light outside `seen` is left as found).
+  public func read(_ lights: [FoundLight], seen: SeenPixels?) -> [(
+    light: FoundLight, decision: FrameDecision?
+  )] {
+    guard profile.decider.readsPixels, let seen else { return lights.map { ($0, nil) } }
+    return lights.map { light in
+      let box = PixelRegion(
+        x: light.box.x - seen.region.x, y: light.box.y - seen.region.y, width: light.box.width,
+        height: light.box.height)
+      guard box.clipped(toWidth: seen.image.width, height: seen.image.height) != nil else {
+        return (light, nil)
+      }
+      let decision = profile.decide(pixelsOf: box, in: seen.image, placedFrom: light.color)
+      var read = light
+      read.color = decision.color
+      read.confidence = decision.confidence
+      return (read, decision)
+    }
   }
 
   /// Reads the pixels a decoder gave (the region it decoded, placed where it lies).

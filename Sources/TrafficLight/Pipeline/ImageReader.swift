@@ -122,13 +122,21 @@ public struct ImageReader: Sendable {
   private func readingLights(of bytes: [UInt8], path: String, finder: LampFinder) throws(DecodeError)
     -> ImageReading
   {
-    let (lights, damage, fullSize) = try finder.searched(inImageData: bytes, name: path, decoder: decoder)
+    let (lights, damage, seen) = try finder.searched(inImageData: bytes, name: path, decoder: decoder)
+    let read = pipeline.read(lights, seen: seen)
     var reading = ImageReading(
-      path: path, outcome: .success(lights.map(RegionReading.init(found:))), damage: damage)
+      path: path, outcome: .success(read.map { RegionReading(found: $0.light, decision: $0.decision) }),
+      damage: damage)
     reading.searchedForLights = true
     if keepingMaps {
-      let pixels = if let fullSize { fullSize } else { try decoder.decode(bytes, name: path).pixels }
-      reading.picture = FoundLightsPicture.render(pixels, lights: lights)
+      let size = try decoder.displayedSize(of: bytes, name: path)
+      let pixels =
+        if let seen, seen.isWhole(width: size.width, height: size.height) {
+          seen.image
+        } else {
+          try decoder.decode(bytes, name: path).pixels
+        }
+      reading.picture = FoundLightsPicture.render(pixels, lights: read.map(\.light))
     }
     return reading
   }

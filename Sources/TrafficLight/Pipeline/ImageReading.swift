@@ -17,12 +17,14 @@ public struct RegionReading: Sendable, Equatable {
     self.light = light
   }
 
-  /// The reading of a found light: its lamp's colour and the finder's confidence, decided by
-  /// `FrameDecision.litLamp`, the region its housing.
-  public init(found light: FoundLight) {
-    let decision = FrameDecision(
-      samples: [], counts: ColorCounts(), color: light.color, decidedBy: FrameDecision.litLamp,
-      confidence: light.confidence)
+  /// The reading of a found light: `decision`, or when there is none its lamp's colour and
+  /// the finder's confidence, decided by `FrameDecision.litLamp`; the region its housing.
+  public init(found light: FoundLight, decision: FrameDecision? = nil) {
+    let decision =
+      decision
+      ?? FrameDecision(
+        samples: [], counts: ColorCounts(), color: light.color, decidedBy: FrameDecision.litLamp,
+        confidence: light.confidence)
     self.init(box: nil, result: FrameResult(decision: decision, region: light.box), light: light)
   }
 }

@@ -16,6 +16,11 @@ import TrafficLightKernels
 /// every label counted, `unknown` included (a dark light or a crop with no light must read
 /// `unknown`), so a small set counts as much as a large one and a red light read green costs
 /// as much as `redCalledGreenPenalty` other mistakes.
+///
+/// A profile whose decider is a light network (`LightNetworkDecider`) is fitted otherwise:
+/// each image's light is measured once (the network's features of its thumbnail) and the
+/// readout alone is refitted to those measurements (`readoutFit`), the part a user adapts to
+/// a camera; the convolutions, trained by `scripts/train_light_network.py`, are kept.
 public struct Calibrator: Sendable {
   /// One labelled set, decoded, located and blurred.
   public struct PreparedSet: Sendable {
@@ -35,6 +40,9 @@ public struct Calibrator: Sendable {
   /// placed it (`RGBImage.busyness(in:)`; 0 otherwise, where it is not asked), and its label.
   struct Frame: Sendable {
     let blurred: RGBImage?
+    /// For a profile whose decider is a light network: its features of the light
+    /// (`LightNetwork.features(of:)`), which a fit of the readout reuses; nil otherwise.
+    var features: [Float]? = nil
     let orientation: Orientation?
     let lampColor: SignalColor?
     let busyness: Double
@@ -45,6 +53,8 @@ public struct Calibrator: Sendable {
   public let start: Profile
   /// How many other mistakes a red light read green costs in the score.
   public var redCalledGreenPenalty = 20.0
+  /// How a light network's readout is fitted, for a profile whose decider is one.
+  public var readoutFit = ReadoutFit()
   /// How many more starts the search makes, each from values drawn at random (seeded) from
   /// the axes' grids, beside the one from `start`.
   public var restarts = 6
@@ -68,6 +78,15 @@ public struct Calibrator: Sendable {
         let pixels = try decoder.decode(fileAt: images[i].path).pixels
         guard let (_, light) = pipeline.locate(in: pixels) else {
           return Frame(blurred: nil, orientation: nil, lampColor: nil, busyness: 0, truth: images[i].truth)
+        }
+        if let reader = start.decider as? LightNetworkDecider {
+          let features = reader.network.thumbnail(of: pixels, region: light.box).map {
+            reader.network.features(of: $0)
+          }
+          return Frame(
+            blurred: nil, features: features, orientation: light.orientation, lampColor: light.lampColor,
+            busyness: 0,
+            truth: images[i].truth)
         }
         return Frame(
           blurred: pipeline.blur.apply(to: pixels.cropped(to: light.box)), orientation: light.orientation,
@@ -93,7 +112,17 @@ public struct Calibrator: Sendable {
   ) -> Confusion {
     let classifier = HSVClassifier(thresholds: profile.thresholds)
     var confusion = Confusion()
+    let reader = profile.decider as? LightNetworkDecider
     for (index, frame) in set.frames.enumerated() where selected(index) {
+      if let reader {
+        let read = frame.features.map { features in
+          let scores = reader.network.readout.scores(features)
+          let decision = reader.decide(probabilities: LightNetwork.softmax(scores))
+          return profile.finished(decision, placedFrom: frame.lampColor, busyness: 0).color
+        }
+        confusion.add(truth: frame.truth, read: read ?? .unknown)
+        continue
+      }
       guard let blurred = frame.blurred else {
         confusion.add(truth: frame.truth, read: .unknown)
         continue
@@ -126,6 +155,9 @@ public struct Calibrator: Sendable {
   public func fit(
     _ sets: [PreparedSet], name: String, selected: @escaping (Int, Int) -> Bool = { _, _ in true }
   ) -> Profile {
+    if let reader = start.decider as? LightNetworkDecider {
+      return fitReadout(of: reader, to: sets, name: name, selected: selected)
+    }
     let searched = start.withEvidenceBounds(of: nil)
     let axes = searched.tuning
     func profile(_ values: [Double]) -> Profile {
@@ -171,6 +203,31 @@ public struct Calibrator: Sendable {
       }
     }
     return profile(best).withEvidenceBounds(of: start)
+  }
+
+  /// The starting profile with its network's readout refitted (`readoutFit`) to the
+  /// features of the frames `selected` accepts, pooled over the sets; the convolutions are
+  /// kept.
+  func fitReadout(
+    of reader: LightNetworkDecider, to sets: [PreparedSet], name: String, selected: (Int, Int) -> Bool
+  ) -> Profile {
+    var features: [[Float]] = []
+    var labels: [Int] = []
+    let classes = reader.network.classes
+    for (s, set) in sets.enumerated() {
+      for (index, frame) in set.frames.enumerated() where selected(s, index) {
+        guard let measured = frame.features, let label = classes.firstIndex(of: frame.truth) else { continue }
+        features.append(measured)
+        labels.append(label)
+      }
+    }
+    var fitted = reader
+    fitted.network.readout = readoutFit.fit(
+      features: features, labels: labels, classes: classes, from: reader.network.readout)
+    var profile = start
+    profile.name = name
+    profile.decider = fitted
+    return profile
   }
 
   /// How cross-validation splits the labelled frames into folds.

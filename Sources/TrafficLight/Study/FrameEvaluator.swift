@@ -8,10 +8,18 @@ public struct FrameEvaluator: Sendable {
   /// The decoder the frames are read with.
   public let decoder: ImageDecoder
 
-  /// An evaluator of `finder`, reading frames with `decoder`.
-  public init(finder: LampFinder = LampFinder(), decoder: ImageDecoder = ImageDecoder()) {
+  /// The stages that read each light found, when its profile's decider reads pixels
+  /// (`FramePipeline.read(_:seen:)`); nil: lights keep their lit lamp's colour.
+  public let pipeline: FramePipeline?
+
+  /// An evaluator of `finder`, reading frames with `decoder`, and the lights found with
+  /// `pipeline`.
+  public init(
+    finder: LampFinder = LampFinder(), decoder: ImageDecoder = ImageDecoder(), pipeline: FramePipeline? = nil
+  ) {
     self.finder = finder
     self.decoder = decoder
+    self.pipeline = pipeline
   }
 
   /// What the finder did on one frame.
@@ -135,13 +143,14 @@ public struct FrameEvaluator: Sendable {
   /// Reads every frame of `frames` (`jobs` at a time) and matches the lights found with the
   /// labelled boxes.
   public func evaluate(_ frames: [BoxedFrame], jobs: Int = 1) -> Report {
-    let (finder, decoder) = (self.finder, self.decoder)
+    let (finder, decoder, pipeline) = (self.finder, self.decoder, self.pipeline)
     let read = OrderedParallelMap.map(count: frames.count, jobs: jobs) {
       index -> Result<Outcome, DecodeError> in
       let frame = frames[index]
       do throws(DecodeError) {
         let bytes = try FileReader.readAll(frame.path, maxBytes: decoder.maxFileBytes)
-        let lights = try finder.find(inImageData: bytes, name: frame.path, decoder: decoder).lights
+        let search = try finder.searched(inImageData: bytes, name: frame.path, decoder: decoder)
+        let lights = pipeline?.read(search.lights, seen: search.seen).map(\.light) ?? search.lights
         return .success(Outcome(frame: frame, lights: lights, matches: Self.match(lights, to: frame.boxes)))
       } catch {
         return .failure(error)
