@@ -385,6 +385,18 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     #expect(report.failures.isEmpty)
   }
 
+  /// The README's table for `fitted`: at least as many lights read right, no red read green.
+  @Test(
+    .enabled(if: TestPaths.sharedDatasets != nil, "needs ../shared/datasets beside the repository"),
+    arguments: [("mit-crops", 1184), ("carpark-crops", 35), ("sim-crops", 138), ("cinta-crops", 253)])
+  func fittedProfile_readsTheSharedDatasets_asTheREADMESays(folder: String, correct: Int) throws {
+    let evaluator = Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: .fitted)))
+    let report = evaluator.evaluate(try LabelledSet.load(TestPaths.sharedDatasets! + "/" + folder), jobs: 2)
+    #expect(report.confusion.correct >= correct)
+    #expect(report.confusion.redCalledGreen == 0)
+    #expect(report.failures.isEmpty)
+  }
+
   @Test(arguments: [SignalColor.red, .yellow, .green])
   func defaultProfile_readsSyntheticLights(color: SignalColor) {
     #expect(FramePipeline(profile: .default).classify(syntheticLight(lit: color)).color == color)

@@ -26,6 +26,8 @@ public struct LightNetwork: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey { case inputs, outputs, pool, weights, bias }
 
+    /// Reads a layer's JSON (`inputs`, `outputs`, `pool`, `weights` as `[output][input][dy][dx]`,
+    /// `bias`), refusing counts that do not fit.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       let inputs = try container.decode(Int.self, forKey: .inputs)
@@ -44,6 +46,7 @@ public struct LightNetwork: Sendable, Equatable, Codable {
       pool = try container.decode(Bool.self, forKey: .pool)
     }
 
+    /// Writes the JSON `init(from:)` reads.
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(convolution.inputs, forKey: .inputs)

@@ -8,6 +8,7 @@ import TrafficLightKernels
 ///
 /// JSON: `{"kind": "network", "redVeto": 0.2, "network": {...}}` (`LightNetwork`'s form).
 public struct LightNetworkDecider: FrameDecider {
+  /// The `"kind"` that names this decider in JSON.
   public static let kind = "network"
 
   /// `decidedBy` when the network named the answer.
