@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds a tiny package that depends on this one by version, as a user's package would, and
-# has it read SampleFrames: no environment variable, no unsafe flags.
+# Builds the README's library example as a package that depends on this one, by version and
+# by path, as a user's package would (no environment variable, no unsafe flags), and checks
+# that it reads SampleFrames and a 1080p frame as `classify` does and smooths them as
+# `sequence` does.
 #
-#   scripts/dependency_check.sh            (about two minutes: a debug build of both)
+#   scripts/dependency_check.sh     (about four minutes: debug builds of both, twice)
 #
 # The dependency is a copy of this working tree committed and tagged 1.0.0 in a temporary git
 # repository, reached by a file URL (SwiftPM resolves versions of local repositories as it
@@ -23,38 +25,81 @@ mkdir "$work/traffic-light"
   git tag 1.0.0
 )
 
-mkdir -p "$work/dependent/Sources/dependent"
-cat > "$work/dependent/Package.swift" <<SWIFT
+# The README's example, word for word: the swift block that begins `import TrafficLight`.
+mkdir -p "$work/dependent/Sources/my-tool"
+awk '/^```swift$/ { block = 1; text = ""; next }
+     /^```$/ { if (block && text ~ /^import TrafficLight\n/) { printf "%s", text; exit } block = 0; next }
+     block { text = text $0 "\n" }' "$root/README.md" > "$work/dependent/Sources/my-tool/main.swift"
+grep -q "ImageReader" "$work/dependent/Sources/my-tool/main.swift" || {
+  echo "dependency_check: no example beginning 'import TrafficLight' in README.md" >&2
+  exit 1
+}
+
+# SampleFrames, and a 1080p frame: a car-park crop on a grey frame, so that it is searched.
+frames="$work/frames"
+mkdir "$frames"
+cp "$root"/SampleFrames/carpark-sequence/*.jpg "$frames/"
+images=("$frames"/*.jpg "$root"/SampleFrames/stills/*/*.jpg)
+if command -v ffmpeg >/dev/null; then
+  ffmpeg -loglevel error -f lavfi -i color=c=0x505a64:s=1920x1080 \
+    -i "$root/SampleFrames/carpark-sequence/real_400_2.jpg" \
+    -filter_complex "[1]scale=96:276[light];[0][light]overlay=900:300" -frames:v 1 -q:v 2 "$frames/zz-1080p.jpg"
+  images+=("$frames/zz-1080p.jpg")
+else
+  echo "dependency_check: ffmpeg is not installed: no 1080p frame is checked" >&2
+fi
+
+cd "$root"
+swift build -c release --product traffic-light 2>&1 | tail -n 1
+.build/release/traffic-light classify --format jsonl "${images[@]}" |
+  python3 -c 'import json, sys; [print(r["path"] + "," + r["color"]) for r in map(json.loads, sys.stdin)]' \
+  > "$work/cli-colours"
+.build/release/traffic-light sequence --format jsonl "$frames" |
+  python3 -c 'import json, sys; [print(r["color"] + "," + r["smoothed"]) for r in map(json.loads, sys.stdin) if "frame" in r]' \
+  > "$work/cli-sequence"
+
+# The package as a user's would have it: by version from a tagged repository (which refuses
+# unsafe flags), then by path.
+check() {
+  local how="$1"
+  cd "$work/dependent"
+  env -u TRAFFIC_LIGHT_KERNELS swift build 2>&1 | tail -n 3
+  env -u TRAFFIC_LIGHT_KERNELS .build/debug/my-tool "${images[@]}" > "$work/example-out"
+  local n=${#images[@]}
+  head -n "$n" "$work/example-out" | awk '{ print $1 "," $2 }' > "$work/example-colours"
+  if ! diff "$work/cli-colours" "$work/example-colours"; then
+    echo "dependency_check ($how): the README's example reads the images differently from classify" >&2
+    exit 1
+  fi
+  # The recording: the frames of $frames, in the CLI's order (by name).
+  local frames_n
+  frames_n=$(find "$frames" -name '*.jpg' | wc -l)
+  env -u TRAFFIC_LIGHT_KERNELS .build/debug/my-tool "$frames"/*.jpg | tail -n +"$((frames_n + 1))" |
+    awk '{ print $2 "," $3 }' > "$work/example-sequence"
+  if ! diff "$work/cli-sequence" "$work/example-sequence"; then
+    echo "dependency_check ($how): the README's example smooths the recording differently from sequence" >&2
+    exit 1
+  fi
+  echo "dependency_check ($how): the README's example reads ${n} images as classify does, and smooths as sequence does"
+  rm -rf "$work/dependent/.build" "$work/dependent/Package.resolved"
+}
+
+write_package() {
+  cat > "$work/dependent/Package.swift" <<SWIFT
 // swift-tools-version:6.0
 import PackageDescription
 
 let package = Package(
-  name: "dependent",
-  dependencies: [.package(url: "file://$work/traffic-light", from: "1.0.0")],
+  name: "my-tool",
+  dependencies: [$1],
   targets: [
     .executableTarget(
-      name: "dependent", dependencies: [.product(name: "TrafficLight", package: "traffic-light")])
+      name: "my-tool", dependencies: [.product(name: "TrafficLight", package: "traffic-light")])
   ]
 )
 SWIFT
-cat > "$work/dependent/Sources/dependent/main.swift" <<'SWIFT'
-import Foundation
-import TrafficLight
-import TrafficLightKernels
-
-// Reads every JPEG of the folder given and prints its colour; fails unless each was read.
-let folder = CommandLine.arguments[1]
-let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".jpg") }.sorted()
-let reader = ImageReader(pipeline: FramePipeline(profile: .default))
-var colours: [String: Int] = [:]
-for name in names {
-  let reading = reader.read(folder + "/" + name)
-  colours[reading.frameColor.rawValue, default: 0] += 1
 }
-print("kernel level \(KernelLevel.best.rawValue); \(names.count) frames:", colours.sorted { $0.key < $1.key })
-exit(names.isEmpty || colours.values.reduce(0, +) != names.count ? 1 : 0)
-SWIFT
-
-cd "$work/dependent"
-env -u TRAFFIC_LIGHT_KERNELS swift build 2>&1 | tail -n 3
-env -u TRAFFIC_LIGHT_KERNELS .build/debug/dependent "$root/SampleFrames/carpark-sequence"
+write_package '.package(url: "file://'"$work"'/traffic-light", from: "1.0.0")'
+check "by version"
+write_package '.package(path: "../traffic-light")'
+check "by path"

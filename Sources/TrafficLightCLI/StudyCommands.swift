@@ -394,7 +394,8 @@ enum StudyCommand: String {
     _ profile: Profile, _ sets: [(String, [LabelledImage])], _ options: Options, jobs: Int,
     console: inout Console
   ) -> Int32 {
-    let evaluator = Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: profile)))
+    let evaluator = Evaluator(
+      reader: ImageReader(pipeline: FramePipeline(profile: profile), regions: .wholeImage))
     var status: Int32 = 0
     for (index, (folder, images)) in sets.enumerated() {
       let report = evaluator.evaluate(images, jobs: jobs)
@@ -459,7 +460,8 @@ enum StudyCommand: String {
     }
     let fitted = calibrator.fit(prepared, name: name)
     console.out("Fitted on all images:")
-    let evaluator = Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: fitted)))
+    let evaluator = Evaluator(
+      reader: ImageReader(pipeline: FramePipeline(profile: fitted), regions: .wholeImage))
     for (folder, images) in sets {
       console.out("  \(folder): \(Self.summary(evaluator.evaluate(images, jobs: jobs).confusion))")
     }

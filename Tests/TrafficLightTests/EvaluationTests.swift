@@ -110,7 +110,8 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     }
     let images = try LabelledSet.load(folder)
     func evaluated(_ profile: Profile) -> Confusion {
-      Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: profile))).evaluate(images, jobs: 1)
+      Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: profile), regions: .wholeImage))
+        .evaluate(images, jobs: 1)
         .confusion
     }
     let calibrator = Calibrator(start: .default)
@@ -351,7 +352,8 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
   }
 
   @Test func defaultProfile_readsTheSampleSequence() throws {
-    let evaluator = Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: .default)))
+    let evaluator = Evaluator(
+      reader: ImageReader(pipeline: FramePipeline(profile: .default), regions: .wholeImage))
     let report = evaluator.evaluate(try LabelledSet.load(TestPaths.sampleFrames + "/carpark-sequence"))
     #expect(report.confusion.accuracy >= 0.9)
     #expect(report.confusion.redCalledGreen == 0)
@@ -378,7 +380,8 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
   func defaultProfile_readsTheSharedDatasets_asTheREADMESays(folder: String, correct: Int, redAsGreen: Int)
     throws
   {
-    let evaluator = Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: .default)))
+    let evaluator = Evaluator(
+      reader: ImageReader(pipeline: FramePipeline(profile: .default), regions: .wholeImage))
     let report = evaluator.evaluate(try LabelledSet.load(TestPaths.sharedDatasets! + "/" + folder), jobs: 2)
     #expect(report.confusion.correct >= correct)
     #expect(report.confusion.redCalledGreen <= redAsGreen)
@@ -390,7 +393,8 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     .enabled(if: TestPaths.sharedDatasets != nil, "needs ../shared/datasets beside the repository"),
     arguments: [("mit-crops", 1184), ("carpark-crops", 35), ("sim-crops", 138), ("cinta-crops", 253)])
   func fittedProfile_readsTheSharedDatasets_asTheREADMESays(folder: String, correct: Int) throws {
-    let evaluator = Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: .fitted)))
+    let evaluator = Evaluator(
+      reader: ImageReader(pipeline: FramePipeline(profile: .fitted), regions: .wholeImage))
     let report = evaluator.evaluate(try LabelledSet.load(TestPaths.sharedDatasets! + "/" + folder), jobs: 2)
     #expect(report.confusion.correct >= correct)
     #expect(report.confusion.redCalledGreen == 0)

@@ -17,14 +17,17 @@ public struct ImageReader: Sendable {
   /// caller makes of the reading while it is reserved, masks for one).
   public let budget: MemoryBudget?
 
-  /// A reader of these parts; see each property.
+  /// A reader of these parts; see each property. Without `regions` it reads images as the
+  /// command line does: an image of at most `RegionSource.largestCrop` pixels is one light's
+  /// crop, a larger one a frame searched by the profile's finder (`Profile.frameFinder`).
   public init(
-    decoder: ImageDecoder = ImageDecoder(), pipeline: FramePipeline, regions: RegionSource = .wholeImage,
+    decoder: ImageDecoder = ImageDecoder(), pipeline: FramePipeline, regions: RegionSource? = nil,
     keepingMaps: Bool = false, budget: MemoryBudget? = nil
   ) {
     self.decoder = decoder
     self.pipeline = pipeline
-    self.regions = regions
+    self.regions =
+      regions ?? .framesOrCrops(pipeline.profile.frameFinder(), largestCrop: RegionSource.largestCrop)
     self.keepingMaps = keepingMaps
     self.budget = budget
   }
@@ -47,6 +50,21 @@ public struct ImageReader: Sendable {
   /// `finish` makes of it (a mask picture and its encoding). What `finish` returns should
   /// hold no more than it needs: it lives outside the budget.
   public func read<T>(_ path: String, reservingPerPixel extra: Int, then finish: (ImageReading) -> T) -> T {
+    read(path, bytes: nil, reservingPerPixel: extra, then: finish)
+  }
+
+  /// Reads the image file held in `bytes` as `read(_:reservingPerPixel:then:)` reads a file
+  /// (`name` names it in the reading and its errors; label boxes are looked up by it): a
+  /// frame of a video, an upload.
+  public func read<T>(
+    bytes: [UInt8], name: String, reservingPerPixel extra: Int = 0, then finish: (ImageReading) -> T
+  ) -> T {
+    read(name, bytes: bytes, reservingPerPixel: extra, then: finish)
+  }
+
+  private func read<T>(
+    _ path: String, bytes given: [UInt8]?, reservingPerPixel extra: Int, then finish: (ImageReading) -> T
+  ) -> T {
     var boxes: [LabelBox] = []
     var region: PixelRegion? = nil
     switch regions {
@@ -65,7 +83,12 @@ public struct ImageReader: Sendable {
     var reserved = 0
     defer { if reserved > 0 { budget?.release(reserved) } }
     do throws(DecodeError) {
-      let bytes = try FileReader.readAll(path, maxBytes: decoder.maxFileBytes)
+      let bytes: [UInt8]
+      if let given {
+        bytes = given
+      } else {
+        bytes = try FileReader.readAll(path, maxBytes: decoder.maxFileBytes)
+      }
       // The header's size, read once: the choice of frame or crop needs it, and so does the
       // reservation of boxes and of what `finish` makes.
       var size: (width: Int, height: Int)? = nil
