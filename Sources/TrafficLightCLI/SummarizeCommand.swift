@@ -15,7 +15,8 @@ enum SummarizeCommand {
     For each recording (the "recording" of sequence records; results of classify are
     counted together as "(stills)"): the frames, how many frames' smoothed colour was
     red, yellow, green or unknown (for stills, the colour), the changes of the smoothed
-    colour in frame order, and the inputs that could not be read. Change event records
+    colour in frame order (not counting the opening one, from unknown to the first colour
+    shown), and the inputs that could not be read. Change event records
     are skipped; the changes are counted from the frames.
 
     Options:
@@ -36,8 +37,11 @@ enum SummarizeCommand {
     /// Each frame's number and smoothed colour, for the changes.
     var smoothed: [(frame: Int, color: SignalColor)] = []
 
+    /// The changes of the smoothed colour; the recording's opening, from `unknown` to its
+    /// first colour, is where it starts, not a change.
     var changes: Int {
-      StateChange.changes(in: smoothed.sorted { $0.frame < $1.frame }.map(\.color)).count
+      let found = StateChange.changes(in: smoothed.sorted { $0.frame < $1.frame }.map(\.color))
+      return found.count - (found.first?.from == .unknown ? 1 : 0)
     }
 
     static func == (a: Tally, b: Tally) -> Bool {

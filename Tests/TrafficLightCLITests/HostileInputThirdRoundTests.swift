@@ -17,7 +17,7 @@ import TrafficLightTestSupport
     #expect(run.status == 0)
     #expect(
       run.stdout
-        == #"{"recording":"r","frames":2,"red":1,"yellow":0,"green":1,"unknown":0,"changes":2,"errors":0}"#
+        == #"{"recording":"r","frames":2,"red":1,"yellow":0,"green":1,"unknown":0,"changes":1,"errors":0}"#
         + "\n")
     #expect(run.stderr == "Note: \(folder)/./a.jsonl: named twice: counted once\n")
   }

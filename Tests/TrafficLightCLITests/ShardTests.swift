@@ -73,8 +73,8 @@ import TrafficLightTestSupport
       (["classify", "--shard", "1", "SampleFrames"], "--shard must be K/N"),
       (["sequence", "--timeline", "t.svg"] + Self.recordings, "--timeline draws one recording"),
       (
-        ["sequence", "SampleFrames/stills/red", "SampleFrames/README.md"],
-        "SampleFrames/README.md is not a folder"
+        ["sequence", "SampleFrames/stills/red", "SampleFrames/missing"],
+        "SampleFrames/missing: no such file or folder"
       ),
     ] {
       let run = try traffic(arguments)
@@ -131,7 +131,10 @@ import TrafficLightTestSupport
     let events = try traffic(arguments).stdout.split(separator: "\n").filter {
       $0.contains("\"event\":\"change\"") && $0.contains("carpark-sequence")
     }
-    #expect(object["changes"] as? Int == events.count)
+    // The recording's opening (from unknown to its first colour) is an event, not a change.
+    let opening = events.first?.contains("\"from\":\"unknown\"") == true ? 1 : 0
+    #expect(opening == 1)
+    #expect(object["changes"] as? Int == events.count - opening)
     #expect(object["errors"] as? Int == 0)
     // A line that is not a record is named, and the rest still counted.
     let bad = folder + "/bad.jsonl"

@@ -55,15 +55,17 @@ public enum SequenceTimeline {
       var label = "\(change.frame)"
       if let fps, fps > 0 { label += " (\(format(Double(change.frame) / fps)) s)" }
       let halfWidth = Double(label.count) * 3.5
+      // The label is centred on its line, but moved in to stay whole near either end.
+      let centre = min(max(position, halfWidth + 4), width - halfWidth - 4)
       svg += """
         <line class="change" data-frame="\(change.frame)" x1="\(x)" y1="20" x2="\(x)" y2="112" stroke="black" \
         stroke-width="1.5"><title>frame \(label): \(change.from.rawValue) to \(change.to.rawValue)</title></line>
 
         """
-      if let row = rowEnds.firstIndex(where: { $0 < position - halfWidth - 4 }) {
-        rowEnds[row] = position + halfWidth
+      if let row = rowEnds.firstIndex(where: { $0 < centre - halfWidth - 4 }) {
+        rowEnds[row] = centre + halfWidth
         svg += """
-          <text x="\(x)" y="\(126 + 13 * row)" text-anchor="middle">\(label)</text>
+          <text x="\(format(centre))" y="\(126 + 13 * row)" text-anchor="middle">\(label)</text>
 
           """
       }
