@@ -54,6 +54,8 @@ struct CommandOptions: Equatable {
   var fps: Double?
   var events = false
   var timeline: String?
+  /// `--review`: the folder of the review page.
+  var review: String?
 
   /// The options that take no value.
   static let flags: Set<String> = [
@@ -94,6 +96,7 @@ struct CommandOptions: Equatable {
         let path = try value()
         options.output = path == "-" ? nil : path
       case ("--mask", _): options.mask = try value()
+      case ("--review", _): options.review = try value()
       case ("--lenient", _): options.lenient = true
       case ("--verbose", _), ("-v", _): options.verbose = true
       case ("--ignore-exif-orientation", _): options.ignoresExifOrientation = true

@@ -7,7 +7,7 @@ enum ImageCommand {
   static func usage(_ command: Subcommand) -> String {
     switch command {
     case .classify: "Usage: traffic-light classify [options] PATH..."
-    case .sequence: "Usage: traffic-light sequence [options] DIR..."
+    case .sequence: "Usage: traffic-light sequence [options] DIR|VIDEO..."
     }
   }
 
@@ -52,6 +52,12 @@ enum ImageCommand {
                                DIR: red, yellow, green, black for none, sample points ringed
                                in white; with --find-lights, the frame with each light found
                                outlined in its colour and labelled with its confidence
+      --review DIR             write DIR/index.html, a page to check the run by eye, with
+                               thumbnails in DIR/thumbs (lights found outlined): for
+                               classify, every image, unknowns and the least confident
+                               first; for sequence, each recording's timeline, each change
+                               with the frames around it, the states the smoothing kept
+                               out and the stretches it was unsure of
       --lenient                accept JPEGs whose data is damaged (truncated, corrupt
                                segments: libjpeg fills the gaps with grey) and note the
                                damage; by default they are errors
@@ -156,6 +162,8 @@ enum ImageCommand {
     var items: [InputItem] = []
     /// The images to read, each with its recording (its DIR) in a sequence.
     var inputs: [(path: String, recording: String?)] = []
+    /// What is read, in order: runs of `inputs`, and videos (a recording each).
+    var segments: [InputSegment] = []
     if recursive {
       items = InputCollector.collect(operands)
       for case .image(let path) in items where options.shard.contains(path) { inputs.append((path, nil)) }
@@ -165,7 +173,24 @@ enum ImageCommand {
       }
       var named: [String: String] = [:]
       for folder in operands {
-        guard FileManager.default.isDirectory(folder) else { throw CommandError("\(folder) is not a folder") }
+        guard FileManager.default.isDirectory(folder) else {
+          // A file is a video: its frames are one recording, decoded by ffmpeg.
+          guard FileManager.default.fileExists(atPath: folder) else {
+            throw CommandError("\(folder): no such file or folder")
+          }
+          if options.mask != nil || options.labels != nil || options.roi != nil {
+            throw CommandError(
+              "\(folder) is a video: --mask, --labels and --roi read folders of frames (extract them with ffmpeg)"
+            )
+          }
+          if let real = realPath(folder) {
+            if let earlier = named[real] {
+              throw CommandError("\(folder) is \(earlier) again: each recording is named once")
+            }
+            named[real] = folder
+          }
+          continue
+        }
         // One recording under two names would be read twice, as two recordings.
         if let real = realPath(folder) {
           if let earlier = named[real] {
@@ -175,9 +200,15 @@ enum ImageCommand {
         }
       }
       for folder in operands where options.shard.contains(folder) {
+        guard FileManager.default.isDirectory(folder) else {
+          segments.append(.video(folder))
+          continue
+        }
         let found = InputCollector.collect([folder], recursive: false)
         items += found
+        let start = inputs.count
         for case .image(let path) in found { inputs.append((path, folder)) }
+        segments.append(.files(start..<inputs.count))
       }
     }
     let images = inputs.map(\.path)
@@ -201,6 +232,7 @@ enum ImageCommand {
     }
     let maskNames = options.mask.map { MaskNames.assign(images, in: $0) }
     try refuseCollidingOutputs(options, maskNames: maskNames ?? [])
+    let review = try options.review.map { folder throws(CommandError) in try ReviewPage(folder: folder) }
     if let output = options.output { console.file = try AtomicFile(path: output) }
     // The timeline's file is made now, so that a path it cannot be written to is said before
     // any frame is read, not after all of them.
@@ -226,7 +258,13 @@ enum ImageCommand {
     let formatter = ReportFormatter(
       format: options.format, isSequence: isSequence, showsRecordings: isSequence && operands.count > 1,
       // Capped: one very long path must not pad every row to its length.
-      pathWidth: min(ReportFormatter.widestPath, images.reduce(4) { max($0, terminalSafe($1).count) }),
+      pathWidth: min(
+        ReportFormatter.widestPath,
+        segments.reduce(images.reduce(4) { max($0, terminalSafe($1).count) }) { widest, segment in
+          // A video's frames are named VIDEO#N.
+          guard case .video(let path) = segment else { return widest }
+          return max(widest, terminalSafe(FileSystemPath.displayed(path)).count + 7)
+        }),
       showsRegions: ![.wholeImage, .framesOrCrops(finder, largestCrop: RegionSource.largestCrop)].contains(
         regions))
     if let header = formatter.header { console.out(header) }
@@ -240,11 +278,15 @@ enum ImageCommand {
     var smoothed: [SignalColor] = []
     // Each recording's changes of the smoothed colour, with the file of the frame it changed on.
     var changes: [(recording: String, changes: [(change: StateChange, path: String)])] = []
+    // The current recording's frames per second: --fps, or a video's own rate.
+    var recordingFPS = options.fps
+    var fpsOf: [String: Double] = [:]
     // Each recording's states the frames showed and the vote kept out (SuppressedState).
     var suppressedStates: [String: [SuppressedState]] = [:]
     /// Notes a suppressed state, with an event record when asked for.
     func noteSuppressed(_ state: SuppressedState, in recording: String) {
       suppressedStates[recording, default: []].append(state)
+      review?.add(suppressed: state)
       guard options.events else { return }
       var event = JSONLine()
       event.add("event", "suppressed")
@@ -252,7 +294,7 @@ enum ImageCommand {
       event.add("frame", state.frames.lowerBound)
       event.add("lastFrame", state.frames.upperBound)
       event.add("path", FileSystemPath.displayed(state.path))
-      if let fps = options.fps { event.add("time", Double(state.frames.lowerBound) / fps) }
+      if let fps = recordingFPS { event.add("time", Double(state.frames.lowerBound) / fps) }
       event.add("color", state.color.rawValue)
       console.out(event.closed)
     }
@@ -261,10 +303,11 @@ enum ImageCommand {
       colors.append(step.color)
       smoothed.append(step.smoothed)
       if let change = step.change { changes[changes.count - 1].changes.append((change, step.reading.path)) }
-      for var row in rows(for: step.reading, step: step, options, formatter) {
+      for (n, var row) in rows(for: step.reading, step: step, options, formatter).enumerated() {
         row.recording = recording
         row.flashing = step.flashing
         console.out(formatter.line(row))
+        if n == 0 { review?.add(step: step, row: row) }
       }
       if options.events, let change = step.change {
         var event = JSONLine()
@@ -272,7 +315,7 @@ enum ImageCommand {
         event.add("recording", recording)
         event.add("frame", change.frame)
         event.add("path", FileSystemPath.displayed(step.reading.path))
-        if let fps = options.fps { event.add("time", Double(change.frame) / fps) }
+        if let fps = recordingFPS { event.add("time", Double(change.frame) / fps) }
         event.add("from", change.from.rawValue)
         event.add("to", change.to.rawValue)
         if change.flashing { event.add("flashing", true) }
@@ -317,18 +360,11 @@ enum ImageCommand {
       let counts = routine.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
       console.err("Note: skipped \(counts.joined(separator: ", ")) (--verbose names them)")
     }
-    // Workers read ahead of the output by at most 64 inputs per thread: memory stays flat
-    // over any number of frames, and results come out in input order.
-    OrderedParallelMap.stream(count: images.count, jobs: jobs, window: 64 * jobs) {
-      i -> (ImageReading, [String]) in
-      // The masks are drawn and encoded inside the reading's share of --max-memory (about 8
-      // bytes a pixel); what is kept for the output has no maps, pictures or points.
-      reader.read(images[i], reservingPerPixel: maskNames == nil ? 0 : 8) { reading in
-        let problems = maskNames.map { writeMasks(of: reading, named: $0[i]) } ?? []
-        return (reading.forKeeping(), problems)
-      }
-    } consume: { index, outcome in
-      let (reading, problems) = outcome
+    /// Takes one reading, in order: its notes, its rows (or its frame's, in a sequence);
+    /// false when the run must stop.
+    func take(_ reading: ImageReading, problems: [String], index: Int?, recording frameRecording: String?)
+      -> Bool
+    {
       if let damage = reading.damage {
         console.err("Note: \(reading.path): damaged data accepted (--lenient): \(damage)")
       }
@@ -343,22 +379,29 @@ enum ImageCommand {
         console.err("Error: \(problem)")
         failed = true
       }
-      if let maskNames, let mask = options.mask, maskNames[index] != MaskNames.plain(reading.path, in: mask) {
+      if let index, let maskNames, let mask = options.mask,
+        maskNames[index] != MaskNames.plain(reading.path, in: mask)
+      {
         console.err(
           "Note: \(terminalSafe(reading.path)): mask written as \(terminalSafe(maskNames[index])).png "
             + "(an earlier input has the same file name)")
       }
-      if let frameRecording = inputs[index].recording {
+      if let frameRecording {
         if frameRecording != recording {
           finishRecording()
           recording = frameRecording
-          sequence = SequenceClassifier(smoothing: smoothing, fps: options.fps)
+          fpsOf[frameRecording] = recordingFPS
+          review?.startRecording(frameRecording, fps: recordingFPS)
+          sequence = SequenceClassifier(smoothing: smoothing, fps: recordingFPS)
           changes.append((frameRecording, []))
         }
         // Held until the smoother decides the frame (kept without maps or points).
         for step in sequence?.feed(reading) ?? [] { emit(step, in: frameRecording) }
       } else {
-        for row in rows(for: reading, step: nil, options, formatter) { console.out(formatter.line(row)) }
+        for row in rows(for: reading, step: nil, options, formatter) {
+          console.out(formatter.line(row))
+          review?.add(image: row)
+        }
       }
       if case .failure = reading.outcome {
         failed = true
@@ -368,9 +411,87 @@ enum ImageCommand {
           console.err("Error: stopped after \(failures) failed inputs (--max-errors \(limit))")
         }
       }
-      progress.update(done: index + 1)
       // A reader that went away, or an output that cannot be written, ends the run.
       return !stopped && !console.outputClosed && console.outputError == nil
+    }
+    // Workers read ahead of the output by at most 64 inputs per thread: memory stays flat
+    // over any number of frames, and results come out in input order.
+    for (segment, part) in (recursive ? [.files(0..<images.count)] : segments).enumerated() {
+      guard !stopped && !console.outputClosed && console.outputError == nil else { break }
+      switch part {
+      case .files(let range):
+        OrderedParallelMap.stream(count: range.count, jobs: jobs, window: 64 * jobs) {
+          offset -> (ImageReading, [String]) in
+          let i = range.lowerBound + offset
+          // The masks are drawn and encoded inside the reading's share of --max-memory (about
+          // 8 bytes a pixel); what is kept for the output has no maps, pictures or points.
+          return reader.read(images[i], reservingPerPixel: maskNames == nil ? 0 : 8) { reading in
+            var problems = maskNames.map { writeMasks(of: reading, named: $0[i]) } ?? []
+            if let folder = options.review, case .success = reading.outcome,
+              let pixels = try? decoder.decode(fileAt: images[i]).pixels
+            {
+              let name = ReviewPage.thumbnailName(segment: 0, index: i)
+              if let problem = ReviewPage.writeThumbnail(
+                of: reading, pixels: pixels, folder: folder, name: name)
+              {
+                problems.append(problem)
+              }
+            }
+            return (reading.forKeeping(), problems)
+          }
+        } consume: { offset, outcome in
+          let index = range.lowerBound + offset
+          recordingFPS = options.fps
+          if review != nil, case .success = outcome.0.outcome {
+            review?.noteThumbnail(ReviewPage.thumbnailName(segment: 0, index: index), for: outcome.0.path)
+          }
+          let going = take(outcome.0, problems: outcome.1, index: index, recording: inputs[index].recording)
+          progress.update(done: index + 1)
+          return going
+        }
+      case .video(let path):
+        let video: VideoFrames
+        do throws(VideoError) {
+          video = try VideoFrames(path: path, fps: options.fps, maxFrameBytes: options.maxFileBytes)
+        } catch {
+          console.err("Error: \(terminalSafe(error.description))")
+          failed = true
+          continue
+        }
+        recordingFPS = video.fps
+        let name = FileSystemPath.displayed(path)
+        OrderedParallelMap.stream(count: Int.max, jobs: jobs, window: 4 * jobs) {
+          i -> (ImageReading, [String])? in
+          guard let bytes = video.frame(i) else { return nil }
+          return reader.read(bytes: bytes, name: "\(name)#\(i)") { reading in
+            var problems: [String] = []
+            if let folder = options.review, case .success = reading.outcome,
+              let pixels = try? decoder.decode(bytes, name: reading.path).pixels
+            {
+              let thumbnail = ReviewPage.thumbnailName(segment: segment, index: i)
+              if let problem = ReviewPage.writeThumbnail(
+                of: reading, pixels: pixels, folder: folder, name: thumbnail)
+              {
+                problems.append(problem)
+              }
+            }
+            return (reading.forKeeping(), problems)
+          }
+        } consume: { i, outcome in
+          guard let (reading, problems) = outcome else { return false }
+          if review != nil, case .success = reading.outcome {
+            review?.noteThumbnail(ReviewPage.thumbnailName(segment: segment, index: i), for: reading.path)
+          }
+          return take(reading, problems: problems, index: nil, recording: path)
+        }
+        if let problem = video.close() {
+          console.err("Error: \(terminalSafe(problem.description))")
+          failed = true
+        } else if recording != path {
+          console.err("Error: \(terminalSafe(path)): the video has no frame")
+          failed = true
+        }
+      }
     }
     progress.finish()
     finishRecording()
@@ -379,12 +500,12 @@ enum ImageCommand {
       for (name, found) in changes {
         console.err(
           summary(
-            found, suppressed: suppressedStates[name] ?? [], fps: options.fps, by: smoothing.kind,
+            found, suppressed: suppressedStates[name] ?? [], fps: fpsOf[name], by: smoothing.kind,
             recording: operands.count > 1 ? name : nil))
       }
     }
     if let timelineFile {
-      let svg = Array(SequenceTimeline.svg(colors: colors, smoothed: smoothed, fps: options.fps).utf8)
+      let svg = Array(SequenceTimeline.svg(colors: colors, smoothed: smoothed, fps: recordingFPS).utf8)
       let problem =
         svg.withUnsafeBytes { timelineFile.write($0) }
         ? timelineFile.commit() : "cannot write \(timelineFile.path): \(String(cString: strerror(errno)))"
@@ -393,6 +514,10 @@ enum ImageCommand {
         console.err("Error: \(problem)")
         failed = true
       }
+    }
+    if let review, let problem = review.write(command: "traffic-light \(command.rawValue)") {
+      console.err("Error: \(problem)")
+      failed = true
     }
     console.flush()
     if let file = console.file {
@@ -503,28 +628,39 @@ enum ImageCommand {
     _ changes: [(change: StateChange, path: String)], suppressed: [SuppressedState] = [], fps: Double?,
     by kind: Smoothing.Kind = .vote, recording: String? = nil
   ) -> String {
-    let heading = "State changes" + (recording.map { " in \(terminalSafe($0))" } ?? "") + ":"
+    // Frames count from 0 in the order read (ffmpeg numbers the files it writes from 1): the
+    // heading says so, and each line names the file a person opens.
+    let heading =
+      "State changes" + (recording.map { " in \(terminalSafe($0))" } ?? "")
+      + " (frames count from 0, in the order read):"
     guard !changes.isEmpty || !suppressed.isEmpty else {
-      return heading + " none (the smoothed colour stayed unknown)"
+      return "State changes" + (recording.map { " in \(terminalSafe($0))" } ?? "")
+        + ": none (the smoothed colour stayed unknown)"
     }
-    var lines = [heading]
+    // Changes and states kept out, in frame order.
+    var lines: [(frame: Int, text: String)] = []
     for (change, path) in changes {
-      // Frames count from 0 in the order read; the file says which frame a person opens.
       var when = "frame \(change.frame)"
       if let fps {
         let seconds = (Double(change.frame) / fps * 100).rounded() / 100
         when += " (\(seconds) s)"
       }
       let to = change.to.rawValue + (change.flashing ? " (flashing)" : "")
-      lines.append("  \(when), \(terminalSafe(path)): \(change.from.rawValue) -> \(to)")
+      lines.append((change.frame, "  \(when), \(terminalSafe(path)): \(change.from.rawValue) -> \(to)"))
     }
     for state in suppressed {
       lines.append(
-        "  frames \(state.frames.lowerBound)-\(state.frames.upperBound), \(terminalSafe(state.path)): "
-          + "\(state.color.rawValue) on \(state.frames.count) frames, kept out by the \(kind == .vote ? "vote" : "smoothing")"
-      )
+        (
+          state.frames.lowerBound,
+          "  frames \(state.frames.lowerBound)-\(state.frames.upperBound), \(terminalSafe(state.path)): "
+            + "\(state.color.rawValue) on \(state.frames.count) frames, kept out by the \(kind == .vote ? "vote" : "smoothing")"
+        ))
     }
-    return lines.joined(separator: "\n")
+    // A stable sort: a change and a state kept out on one frame stay in that order.
+    let ordered = lines.enumerated().sorted { a, b in
+      a.element.frame != b.element.frame ? a.element.frame < b.element.frame : a.offset < b.offset
+    }
+    return ([heading] + ordered.map(\.element.text)).joined(separator: "\n")
   }
 
   /// The paths listed in `list` (`-` for standard input): see `PathList`.
@@ -639,4 +775,10 @@ extension FileManager {
     var status = stat()
     return FileSystemPath.status(path, &status) && status.st_mode & S_IFMT == S_IFDIR
   }
+}
+
+/// A part of a run's inputs, read in order: a run of image files, or a video's frames.
+enum InputSegment {
+  case files(Range<Int>)
+  case video(String)
 }

@@ -19,11 +19,14 @@ func traffic(_ arguments: String..., in directory: String = CLIPaths.packageRoot
 /// seconds is killed and recorded as an issue (a hang is a failure, not a wait).
 func traffic(
   _ arguments: [String], in directory: String = CLIPaths.packageRoot.path, timeout: Double = 120,
-  stdin: [UInt8]? = nil
+  stdin: [UInt8]? = nil, environment: [String: String] = [:]
 ) throws -> Run {
   let process = Process()
   process.executableURL = CLIPaths.binary
   process.arguments = arguments
+  if !environment.isEmpty {
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+  }
   process.currentDirectoryURL = URL(fileURLWithPath: directory)
   // Files, not pipes: the child can never stall on a full pipe, and no reader threads.
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID())")

@@ -60,7 +60,7 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
     #expect(run.status == 0)
     #expect(
       run.stderr == """
-        State changes:
+        State changes (frames count from 0, in the order read):
           frame 1 (0.25 s), \(folder)/frame_1.png: unknown -> green
           frame 3 (0.75 s), \(folder)/frame_3.png: green -> yellow
           frame 5 (1.25 s), \(folder)/frame_5.png: yellow -> red
@@ -141,11 +141,18 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
   }
 
   @Test func sequence_badUsage_exits64() throws {
-    let usage = "Usage: traffic-light sequence [options] DIR...\n"
+    let usage = "Usage: traffic-light sequence [options] DIR|VIDEO...\n"
     #expect(try traffic("sequence") == Run(status: 64, stdout: "", stderr: "Error: no DIR given\n" + usage))
     #expect(try traffic("sequence", "--events", "SampleFrames").status == 64)
     #expect(try traffic("sequence", "--window", "0", "SampleFrames").status == 64)
-    #expect(try traffic("sequence", "README.md").stderr == "Error: README.md is not a folder\n" + usage)
+    #expect(
+      try traffic("sequence", "missing.mp4").stderr == "Error: missing.mp4: no such file or folder\n" + usage)
+    // A file is taken for a video: one ffmpeg cannot read is an error of the run, not of usage.
+    let notVideo = try traffic("sequence", "README.md")
+    #expect(notVideo.status == 1)
+    #expect(
+      notVideo.stderr.hasPrefix("Error: README.md: ffmpeg cannot read it as a video")
+        || notVideo.stderr.hasPrefix("Error: README.md: reading a video needs ffmpeg"), "\(notVideo.stderr)")
   }
 }
 

@@ -7,10 +7,13 @@ public enum FoundLightsPicture {
   /// line `thickness(forWidth:height:)` pixels wide with a black line inside it, and the
   /// confidence to two decimals above the box (below it at the top edge), in digits
   /// `textScale(forWidth:height:)` pixels to a font pixel.
-  public static func render(_ frame: RGBImage, lights: [FoundLight]) -> RGBImage {
+  /// `line` and `text`, when given, set the line's width and the digits' scale.
+  public static func render(_ frame: RGBImage, lights: [FoundLight], line: Int? = nil, text: Int? = nil)
+    -> RGBImage
+  {
     var picture = frame
-    let line = thickness(forWidth: frame.width, height: frame.height)
-    let text = textScale(forWidth: frame.width, height: frame.height)
+    let line = line ?? thickness(forWidth: frame.width, height: frame.height)
+    let text = text ?? textScale(forWidth: frame.width, height: frame.height)
     for light in lights.reversed() {  // the most confident drawn last, on top
       let colour = ClassMask.paint(PixelClass(light.color))
       let box = light.box
