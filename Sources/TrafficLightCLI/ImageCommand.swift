@@ -265,8 +265,7 @@ enum ImageCommand {
           guard case .video(let path) = segment else { return widest }
           return max(widest, terminalSafe(FileSystemPath.displayed(path)).count + 7)
         }),
-      showsRegions: ![.wholeImage, .framesOrCrops(finder, largestCrop: RegionSource.largestCrop)].contains(
-        regions))
+      showsRegions: regions != .wholeImage, countsPoints: !profile.decider.readsPixels)
     if let header = formatter.header { console.out(header) }
 
     var failed = false
@@ -537,49 +536,58 @@ enum ImageCommand {
   ) -> [ResultRow] {
     let noBox = "no box of class \(options.labelClass)"
     let (frame, smoothed) = (step?.frame, step?.smoothed)
+    // How the image was read, said on every row.
+    let read =
+      reading.searchedForLights
+      ? "frame" : options.labels != nil ? "box" : options.roi != nil ? "region" : "crop"
+    /// A row of `result`: its colour, confidence, what named it, its points when it counted
+    /// any, and why it names no colour.
+    func row(_ result: FrameResult, region: PixelRegion?) -> ResultRow {
+      var row = ResultRow(
+        path: reading.path, read: read, frame: frame, region: read == "crop" ? nil : region,
+        color: result.color,
+        counts: result.counts, decidedBy: result.decision.decidedBy, confidence: result.decision.confidence,
+        smoothed: smoothed, damage: reading.damage, evidence: result.light)
+      row.hasCounts = formatter.countsPoints && result.decision.decidedBy != FrameDecision.litLamp
+      row.note = result.region == nil && read == "region" ? "outside the image" : result.decision.whyUnknown
+      return row
+    }
     switch reading.outcome {
     case .failure(let error):
       return [ResultRow(path: reading.path, frame: frame, smoothed: smoothed, error: error.reason)]
     case .success(let regions) where reading.searchedForLights:
-      var row = ResultRow(path: reading.path, frame: frame, smoothed: smoothed, damage: reading.damage)
       let lights = regions.compactMap(\.light)
-      row.lights = lights
       // In a sequence, the light followed from frame to frame; else the light that matters.
-      if let light = step?.light ?? reading.primary?.light {
-        row.region = light.box
-        row.color = light.color
-        row.decidedBy = FrameDecision.litLamp
-        row.confidence = light.confidence
-        row.note = lights.count == 1 ? "1 light found" : "\(lights.count) lights found"
-      } else {
-        row.color = .unknown
-        row.note = "no light found"
+      let chosen = step?.light ?? reading.primary?.light
+      guard let chosen, let region = regions.first(where: { $0.light == chosen }) ?? reading.primary else {
+        return [
+          ResultRow(
+            path: reading.path, read: read, frame: frame, color: .unknown, smoothed: smoothed,
+            note: "no light found", damage: reading.damage, lights: lights)
+        ]
       }
-      return [row]
+      var found = row(region.result, region: chosen.box)
+      found.evidence = nil
+      found.lights = lights
+      let count = lights.count == 1 ? "1 light found" : "\(lights.count) lights found"
+      found.note = [count, found.note].compactMap { $0 }.joined(separator: "; ")
+      return [found]
     case .success(let regions) where step != nil:
-      var row = ResultRow(path: reading.path, frame: frame, smoothed: smoothed, damage: reading.damage)
-      if let primary = reading.primary {
-        row.region = formatter.showsRegions ? primary.result.region : nil
-        row.color = primary.result.color
-        row.counts = primary.result.counts
-        row.decidedBy = primary.result.decision.decidedBy
-        row.confidence = primary.result.decision.confidence
-        row.evidence = primary.result.light
-      } else {
-        row.color = .unknown
-        row.note = noBox
+      guard let primary = reading.primary else {
+        return [
+          ResultRow(
+            path: reading.path, read: read, frame: frame, color: .unknown, smoothed: smoothed, note: noBox,
+            damage: reading.damage)
+        ]
       }
-      if options.labels != nil { row.boxes = regions }
-      return [row]
+      var framed = row(primary.result, region: formatter.showsRegions ? primary.result.region : nil)
+      if options.labels != nil { framed.boxes = regions }
+      return [framed]
     case .success(let regions) where regions.isEmpty:
-      return [ResultRow(path: reading.path, color: .unknown, note: noBox, damage: reading.damage)]
+      return [ResultRow(path: reading.path, read: read, color: .unknown, note: noBox, damage: reading.damage)]
     case .success(let regions):
       return regions.map { region in
-        ResultRow(
-          path: reading.path, region: formatter.showsRegions ? region.result.region : nil,
-          color: region.result.color, counts: region.result.counts,
-          decidedBy: region.result.decision.decidedBy, confidence: region.result.decision.confidence,
-          damage: reading.damage, evidence: region.result.light)
+        row(region.result, region: formatter.showsRegions ? region.result.region : nil)
       }
     }
   }

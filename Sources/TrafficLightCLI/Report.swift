@@ -5,12 +5,17 @@ import TrafficLightKernels
 /// One line of results: an image (or one box of it), or a frame of a sequence.
 struct ResultRow {
   var path: String
+  /// How the image was read: `crop` (one light's crop, whole), `frame` (searched for its
+  /// lights), `box` (a label box), `region` (`--roi`); nil for an error.
+  var read: String?
   /// In a sequence: the recording (its DIR) the frame belongs to.
   var recording: String?
   var frame: Int?
   var region: PixelRegion?
   var color: SignalColor?
   var counts = ColorCounts()
+  /// Whether `counts` were counted: no points are for a found light's lit lamp or a network.
+  var hasCounts = true
   /// What named the colour: the vote, or a rule's kind.
   var decidedBy = FrameDecision.vote
   /// How sure the decision is of the colour, 0 to 1.
@@ -37,6 +42,8 @@ struct ReportFormatter {
   let format: OutputFormat
   let pathWidth: Int
   let showsRegions: Bool
+  /// Whether the profile's decider counts points of each colour (a network does not).
+  let countsPoints: Bool
   /// The columns of text and CSV, in order: set once, from the kind of run.
   private let columns: [Column]
 
@@ -47,21 +54,23 @@ struct ReportFormatter {
   /// A column of text and CSV. A sequence adds the frame before the path and the smoothed
   /// colour after the colour.
   private enum Column {
-    case recording, frame, path, region, color, smoothed, confidence, counts
+    case recording, frame, path, read, region, color, smoothed, confidence, counts
   }
 
   /// `showsRecordings`: CSV leads with a recording column (a sequence of several DIRs).
   init(
-    format: OutputFormat, isSequence: Bool, showsRecordings: Bool = false, pathWidth: Int, showsRegions: Bool
+    format: OutputFormat, isSequence: Bool, showsRecordings: Bool = false, pathWidth: Int, showsRegions: Bool,
+    countsPoints: Bool = true
   ) {
     self.format = format
+    self.countsPoints = countsPoints
     self.pathWidth = pathWidth
     self.showsRegions = showsRegions
-    let sequence: [Column] = [.frame, .path, .region, .color, .confidence, .smoothed, .counts]
+    let sequence: [Column] = [.frame, .path, .read, .region, .color, .confidence, .smoothed, .counts]
     columns =
       isSequence
       ? (showsRecordings && format == .csv ? [.recording] + sequence : sequence)
-      : [.path, .region, .color, .confidence, .counts]
+      : [.path, .read, .region, .color, .confidence, .counts]
   }
 
   /// The first line(s) of the output, if the format has any.
@@ -74,6 +83,7 @@ struct ReportFormatter {
         case .recording: "recording"
         case .frame: "frame"
         case .path: "path"
+        case .read: "read"
         case .region: "region_x,region_y,region_width,region_height"
         case .color: "color"
         case .smoothed: "smoothed"
@@ -87,6 +97,7 @@ struct ReportFormatter {
         case .recording: nil
         case .frame: padded("FRAME", to: 5)
         case .path: padded("PATH", to: pathWidth)
+        case .read: "READ "
         case .region: showsRegions ? padded("REGION", to: Self.regionWidth) : nil
         case .color: padded("COLOR", to: 7)
         case .smoothed: padded("SMOOTHED", to: 8)
@@ -113,6 +124,7 @@ struct ReportFormatter {
       case .recording: nil
       case .frame: padded(row.frame.map(String.init) ?? "", to: 5)
       case .path: padded(terminalSafe(row.path), to: pathWidth)
+      case .read: padded(row.read ?? "-", to: 5)
       case .region: showsRegions ? padded(row.region.map(Self.describe) ?? "-", to: Self.regionWidth) : nil
       case .color: padded(row.color?.rawValue ?? "error", to: 7)
       case .smoothed: padded((row.smoothed?.rawValue ?? "") + (row.flashing ? "*" : ""), to: 8)
@@ -120,8 +132,9 @@ struct ReportFormatter {
       case .counts:
         row.color == nil
           ? row.error ?? ""
-          : padded(String(row.counts.red), to: 3) + "  " + padded(String(row.counts.yellow), to: 6) + "  "
-            + String(row.counts.green)
+          : (row.hasCounts
+            ? padded(String(row.counts.red), to: 3) + "  " + padded(String(row.counts.yellow), to: 6) + "  "
+              + String(row.counts.green) : "-    -       -")
             // What jsonl says beyond the counts: the rule that named the colour when the
             // vote did not, a note, and damage accepted by --lenient.
             + (row.decidedBy != FrameDecision.vote ? "  by \(row.decidedBy)" : "")
@@ -140,12 +153,13 @@ struct ReportFormatter {
     }
     if let recording = row.recording { line.add("recording", FileSystemPath.displayed(recording)) }
     if let frame = row.frame { line.add("frame", frame) }
+    if let read = row.read { line.add("read", read) }
     if let region = row.region { line.add("region", object: Self.json(region)) }
     if let color = row.color {
       line.add("color", color.rawValue)
       if let smoothed = row.smoothed { line.add("smoothed", smoothed.rawValue) }
       if row.flashing { line.add("flashing", true) }
-      line.add("counts", object: Self.json(row.counts))
+      if row.hasCounts { line.add("counts", object: Self.json(row.counts)) }
       if row.decidedBy != FrameDecision.vote { line.add("decidedBy", row.decidedBy) }
       line.add("confidence", Self.rounded(row.confidence))
       Self.addLamp(of: row.evidence, to: &line)
@@ -193,6 +207,7 @@ struct ReportFormatter {
       case .recording: fields.append(row.recording.map(FileSystemPath.displayed) ?? "")
       case .frame: fields.append(row.frame.map(String.init) ?? "")
       case .path: fields.append(FileSystemPath.displayed(row.path))
+      case .read: fields.append(row.read ?? "")
       case .region:
         fields += row.region.map { [$0.x, $0.y, $0.width, $0.height].map(String.init) } ?? ["", "", "", ""]
       case .color: fields.append(row.color?.rawValue ?? "")
@@ -200,7 +215,7 @@ struct ReportFormatter {
       case .confidence: fields.append(row.color == nil ? "" : Self.confidence(row.confidence))
       case .counts:
         fields +=
-          row.color == nil
+          row.color == nil || !row.hasCounts
           ? ["", "", ""] : [row.counts.red, row.counts.yellow, row.counts.green].map(String.init)
         fields.append(row.color == nil || row.decidedBy == FrameDecision.vote ? "" : row.decidedBy)
         fields.append(row.error ?? "")

@@ -238,9 +238,9 @@ struct HostileCorpus {
       to: URL(fileURLWithPath: folder + "/small.png"))
     let run = try traffic("classify", "--format", "csv", "--max-memory", "2M", folder)
     #expect(run.status == 1)
-    #expect(run.stdout.contains("big.png,,,,,,,,,,,\"reading it needs about"))
+    #expect(run.stdout.contains("big.png,,,,,,,,,,,,\"reading it needs about"))
     #expect(run.stdout.contains("more than the memory budget of 2 MB (--max-memory)"))
-    #expect(run.stdout.contains("small.png,,,,,"))
+    #expect(run.stdout.contains("small.png,crop,,,,,"))
     let roomy = try traffic("classify", "--max-memory", "1G", folder)
     #expect(roomy.status == 0, "\(roomy.stderr)")
     for bad in ["0", "-5", "lots", "1T"] {

@@ -238,8 +238,10 @@ import TrafficLightTestSupport
       """, capturing: true)
     #expect(run.status == 0, "\(run.stderr)")
     let base64 = Data(Array("d/bad".utf8) + [0xFF, 0xFE] + Array(".jpg".utf8)).base64EncodedString()
-    #expect(run.stdout.contains(#"{"path":"d/bad\\xff\\xfe.jpg","pathBytes":"\#(base64)","color":"green""#))
-    #expect(run.stdout.contains("d/bad\\xff\\xfe.jpg  green"))
-    #expect(run.stdout.contains("d/bad\\xff\\xfe.jpg,,,,,green"))
+    #expect(
+      run.stdout.contains(
+        #"{"path":"d/bad\\xff\\xfe.jpg","pathBytes":"\#(base64)","read":"crop","color":"green""#))
+    #expect(run.stdout.contains("d/bad\\xff\\xfe.jpg  crop   -                    green"))
+    #expect(run.stdout.contains("d/bad\\xff\\xfe.jpg,crop,,,,,green"))
   }
 }

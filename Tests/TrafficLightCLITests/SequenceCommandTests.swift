@@ -45,7 +45,7 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
     // Each event follows the frame it happened on.
     #expect(
       run.stdout.contains(
-        #"{"path":"\#(folder)/frame_6.png","recording":"\#(folder)","frame":6,"color":"green","smoothed":"green","counts":{"red":0,"yellow":0,"green":2},"confidence":1}"#
+        #"{"path":"\#(folder)/frame_6.png","recording":"\#(folder)","frame":6,"read":"crop","color":"green","smoothed":"green","counts":{"red":0,"yellow":0,"green":2},"confidence":1}"#
           + "\n"
           + #"{"event":"change","recording":"\#(folder)","frame":6,"path":"\#(folder)/frame_6.png","time":3,"from":"red","to":"green"}"#
       ))
@@ -80,11 +80,11 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
     let lines = run.stdout.split(separator: "\n").map(String.init)
     #expect(
       lines[0]
-        == "frame,path,region_x,region_y,region_width,region_height,color,confidence,smoothed,red,yellow,green,"
+        == "frame,path,read,region_x,region_y,region_width,region_height,color,confidence,smoothed,red,yellow,green,"
         + "decided_by,error,note"
     )
-    #expect(lines[1] == "0,\(folder)/frame_0.png,,,,,green,1.00,green,0,0,2,,,")
-    #expect(lines[2].hasPrefix("1,\(folder)/frame_1.png,,,,,,,green,,,,,corrupt JPEG: "))
+    #expect(lines[1] == "0,\(folder)/frame_0.png,crop,,,,,green,1.00,green,0,0,2,,,")
+    #expect(lines[2].hasPrefix("1,\(folder)/frame_1.png,,,,,,,,green,,,,,corrupt JPEG: "))
   }
 
   @Test func sequence_folderWithNoFrame_isAnError() throws {

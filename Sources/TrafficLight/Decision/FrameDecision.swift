@@ -70,4 +70,21 @@ public struct FrameDecision: Sendable, Equatable {
 
   /// No points: an empty light.
   public static let empty = FrameDecision(samples: [], counts: ColorCounts(), color: .unknown)
+
+  /// Why this decision names no colour, in a few words, or nil when it names one: no
+  /// coloured point, a colour below the confidence asked for, green beside red evidence, a
+  /// region too busy to be a light's, or the network sure of no colour.
+  public var whyUnknown: String? {
+    guard color == .unknown else { return nil }
+    switch decidedBy {
+    case Self.lowConfidence: return "low confidence"
+    case Self.litRedLamp: return "green points beside a lit red lamp"
+    case LightNetworkDecider.vetoedByRed: return "red evidence beside green"
+    case Self.busyRegion: return "busy region"
+    case LightNetworkDecider.decidedBy: return "no colour likely enough"
+    case Self.vote:
+      return counts.red + counts.yellow + counts.green == 0 ? "dark lamps: no coloured point" : "a tie"
+    default: return "no rule named a colour"
+    }
+  }
 }
