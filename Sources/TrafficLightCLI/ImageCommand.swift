@@ -34,8 +34,9 @@ enum ImageCommand {
       --label-class N          the box class to read (default 9, COCO's traffic light)
       --find-lights            search every image for lit traffic lights, as a frame (a
                                dashcam frame, a street photo); the image's colour is the
-                               light that matters (the most restrictive colour among them,
-                               then the most confident); jsonl lists every light found.
+                               light that matters (the most confident, nearer lights
+                               weighing more; the most restrictive colour among lights
+                               equally sure); jsonl lists every light found.
                                The search is the profile's lamp finder (its litLamp
                                locator's; seed has none and uses default's), looking for
                                heads of both ways unless --orientation says one. By

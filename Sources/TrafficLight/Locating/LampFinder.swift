@@ -68,6 +68,8 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// How sure a candidate is, from what was measured of it (fitted to the shared frames;
   /// CALIBRATION.md).
   public var evidence = LampEvidence.fitted
+  /// How the light a frame shows is chosen among the lights found (`LightChoice`).
+  public var choice = LightChoice()
   /// The distance between neighbouring lamps' centres, in lamp diameters; a lamp's diameter
   /// is its lit patch's width, across the light whatever way the lamps run, since visors
   /// shade lamps from above and halos spread them down.
@@ -94,7 +96,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
 
   private enum CodingKeys: String, CodingKey {
     case sigma, thresholds, dimThresholds, minimumArea, unlitRatio, lampPitch, halvings, smallestHalvedSide
-    case minimumConfidence, searchSide, heads, evidence
+    case minimumConfidence, searchSide, heads, evidence, choice
   }
 
   /// Decodes a finder; a missing key keeps the value `init()` gives it.
@@ -120,6 +122,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
     searchSide = try value(.searchSide, searchSide)
     heads = try value(.heads, heads)
     evidence = try value(.evidence, evidence)
+    choice = try value(.choice, choice)
   }
 
   /// Encodes every value; no second look (`dimThresholds` nil) as null.
@@ -141,6 +144,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
     try container.encode(searchSide, forKey: .searchSide)
     try container.encode(heads, forKey: .heads)
     try container.encode(evidence, forKey: .evidence)
+    try container.encode(choice, forKey: .choice)
   }
 
   /// What is wrong with the values, if anything (a profile naming such a finder is refused).
@@ -160,6 +164,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
       return "unlitRatio must be between 0 and 1, not \(unlitRatio)"
     }
     if let problem = evidence.problem { return "evidence: \(problem)" }
+    if let problem = choice.problem { return problem }
     if !(lampPitch >= 0.5 && lampPitch <= 10) {
       return "lampPitch must be between 0.5 and 10, not \(lampPitch)"
     }
@@ -317,18 +322,77 @@ extension FoundLight {
   }
 }
 
+/// How the light a frame shows is chosen among the lights found in it
+/// (`LampFinder.lightThatMatters(in:minimumConfidence:near:choice:)`). The defaults were
+/// chosen with each shared frame folder left out in turn (CALIBRATION.md, "The frame's
+/// light").
+public struct LightChoice: Codable, Sendable, Equatable {
+  /// What a light's size adds to its confidence in its score: `sizeWeight` times the natural
+  /// log of its area over the largest light's, so a light of half the area scores about
+  /// 0.035 less (default 0.05): a nearer light matters more.
+  public var sizeWeight = 0.05
+  /// Lights that score within `tie` of the best are equally sure, and the most restrictive
+  /// colour among them wins (default 0.01).
+  public var tie = 0.01
+
+  /// The default choice.
+  public init() {}
+
+  /// The most restrictive colour among all the lights, whatever their scores, then the most
+  /// confident: what a crop's locator looks at first, so that a green glint never draws the
+  /// reading away from a red lamp.
+  public static let mostRestrictive = LightChoice(sizeWeight: 0, tie: 1)
+
+  /// A choice with these weights.
+  public init(sizeWeight: Double, tie: Double) {
+    self.sizeWeight = sizeWeight
+    self.tie = tie
+  }
+
+  private enum CodingKeys: String, CodingKey { case sizeWeight, tie }
+
+  /// Decodes a choice; a missing key keeps its default.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    sizeWeight = try container.decodeIfPresent(Double.self, forKey: .sizeWeight) ?? sizeWeight
+    tie = try container.decodeIfPresent(Double.self, forKey: .tie) ?? tie
+  }
+
+  /// What is wrong with these values, or nil: `sizeWeight` from 0 to 10, `tie` from 0 to 1
+  /// (1: every light is equally sure, and the most restrictive colour always wins).
+  public var problem: String? {
+    guard sizeWeight.isFinite, sizeWeight >= 0, sizeWeight <= 10 else {
+      return "choice.sizeWeight must be between 0 and 10"
+    }
+    guard tie.isFinite, tie >= 0, tie <= 1 else { return "choice.tie must be between 0 and 1" }
+    return nil
+  }
+}
+
 extension LampFinder {
   /// The light whose colour a frame shows, among `lights` at least `minimumConfidence`
-  /// sure: when they disagree the most restrictive colour wins (red, then yellow, then
-  /// green); among lights of that colour, the one nearest `tracked` (the light chosen in the
-  /// frame before, in a sequence) when one lies within twice its box's longer side of it,
-  /// else the most confident, then the largest. Nil when no light is sure enough.
+  /// sure. Each scores its confidence plus `choice.sizeWeight` times the log of its area
+  /// over the largest's; of the lights within `choice.tie` of the best score, the most
+  /// restrictive colour wins (red, then yellow, then green). Among the lights of that
+  /// colour, the one nearest `tracked` (the light chosen in the frame before, in a sequence)
+  /// when one lies within twice its box's longer side of it, else the best scored. Nil when
+  /// no light is sure enough.
   public static func lightThatMatters(
-    in lights: [FoundLight], minimumConfidence: Double = 0, near tracked: FoundLight? = nil
+    in lights: [FoundLight], minimumConfidence: Double = 0, near tracked: FoundLight? = nil,
+    choice: LightChoice = LightChoice()
   ) -> FoundLight? {
     let sure = lights.filter { $0.confidence >= minimumConfidence }
+    guard let largest = sure.map({ max(1, $0.box.width * $0.box.height) }).max() else { return nil }
+    func score(_ light: FoundLight) -> Double {
+      let area = max(1, light.box.width * light.box.height)
+      return light.confidence + choice.sizeWeight * log(Double(area) / Double(largest))
+    }
+    let best = sure.map(score).max() ?? 0
+    let equallySure = sure.filter { score($0) >= best - choice.tie }
     guard
-      let color = SignalColor.byRestrictiveness.first(where: { color in sure.contains { $0.color == color } })
+      let color = SignalColor.byRestrictiveness.first(where: { color in
+        equallySure.contains { $0.color == color }
+      })
     else { return nil }
     let candidates = sure.filter { $0.color == color }
     if let tracked {
@@ -336,9 +400,14 @@ extension LampFinder {
       let nearest = candidates.map { ($0, $0.lamp.distanceSquared(to: tracked.lamp)) }.min { $0.1 < $1.1 }
       if let nearest, nearest.1 <= reach * reach { return nearest.0 }
     }
-    return candidates.max { a, b in
-      (a.confidence, a.box.width * a.box.height) < (b.confidence, b.box.width * b.box.height)
-    }
+    // The best scored, then the larger, then the first.
+    return candidates.enumerated().max { a, b in
+      let (x, y) = (a.element, b.element)
+      let (sx, sy) = (score(x), score(y))
+      if sx != sy { return sx < sy }
+      let (ax, ay) = (x.box.width * x.box.height, y.box.width * y.box.height)
+      return ax != ay ? ax < ay : a.offset > b.offset
+    }?.element
   }
 }
 

@@ -72,7 +72,8 @@ public struct WholeRegion: LightLocator {
 }
 
 /// The light inside the region found by its lit lamp (`LampFinder`): the housing placed
-/// from the lamp that matters (`LampFinder.lightThatMatters(in:)`), clipped to the region,
+/// from the lamp that matters (`LampFinder.lightThatMatters(in:minimumConfidence:near:choice:)`
+/// with `LightChoice.mostRestrictive`), clipped to the region,
 /// read the way its lamps run; the whole region when no lamp is found there, or the lamp
 /// that matters is less than an eighth of the region's shorter side (the decision then has
 /// only the region to go on), or the region is larger than a crop (`largestSearched`).
@@ -115,7 +116,7 @@ public struct LitLampRegion: LightLocator {
     // draws the reading away from a red lamp; a lamp far smaller than the region is not the
     // light it was cut around (a glint, a distant light, LEDs seen as dots), and leaves the
     // region whole.
-    guard let light = LampFinder.lightThatMatters(in: finder.find(in: crop)),
+    guard let light = LampFinder.lightThatMatters(in: finder.find(in: crop), choice: .mostRestrictive),
       max(light.lamp.width, light.lamp.height) >= min(region.width, region.height) / 8,
       let box = light.box.clipped(toWidth: region.width, height: region.height)
     else { return [LocatedLight(box: region)] }

@@ -151,6 +151,7 @@ public struct ImageReader: Sendable {
       path: path, outcome: .success(read.map { RegionReading(found: $0.light, decision: $0.decision) }),
       damage: damage)
     reading.searchedForLights = true
+    reading.choice = finder.choice
     if keepingMaps {
       let size = try decoder.displayedSize(of: bytes, name: path)
       let pixels =

@@ -44,6 +44,8 @@ public struct ImageReading: Sendable, Equatable {
   /// Whether the image was searched for its lights (a frame): its regions are the lights
   /// found, none when it shows none.
   public var searchedForLights = false
+  /// How the light that matters is chosen among the lights found: the searching finder's.
+  public var choice = LightChoice()
 
   /// The reading of `path`: its regions' results, or why it failed, and the damage accepted.
   public init(path: String, outcome: Result<[RegionReading], InputError>, damage: String? = nil) {
@@ -53,13 +55,13 @@ public struct ImageReading: Sendable, Equatable {
   }
 
   /// The reading that stands for the frame: of found lights, the light that matters
-  /// (`LampFinder.lightThatMatters(in:)`); otherwise the largest region (the first of equal
+  /// (`LampFinder.lightThatMatters(in:minimumConfidence:near:choice:)`, by `choice`); otherwise the largest region (the first of equal
   /// ones); `nil` when there is none.
   public var primary: RegionReading? {
     guard case .success(let readings) = outcome else { return nil }
     let lights = readings.compactMap(\.light)
     if !lights.isEmpty {
-      let chosen = LampFinder.lightThatMatters(in: lights)
+      let chosen = LampFinder.lightThatMatters(in: lights, choice: choice)
       return readings.first { $0.light == chosen }
     }
     return readings.enumerated().max { a, b in
@@ -91,6 +93,7 @@ public struct ImageReading: Sendable, Equatable {
         }
       }, damage: damage)
     reading.searchedForLights = searchedForLights
+    reading.choice = choice
     return reading
   }
 }

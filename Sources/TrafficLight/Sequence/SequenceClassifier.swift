@@ -88,7 +88,7 @@ public struct SequenceClassifier: Sendable {
     var light: FoundLight? = nil
     if case .success(let regions) = reading.outcome {
       let lights = regions.compactMap(\.light)
-      light = LampFinder.lightThatMatters(in: lights, near: tracked)
+      light = LampFinder.lightThatMatters(in: lights, near: tracked, choice: reading.choice)
       tracked = light ?? tracked
     }
     pending.append((reading, light))

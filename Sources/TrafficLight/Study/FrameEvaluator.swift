@@ -30,6 +30,8 @@ public struct FrameEvaluator: Sendable {
     public var lights: [FoundLight]
     /// For each labelled box, the index in `lights` of the light that found it, if any.
     public var matches: [Int?]
+    /// How the frame's light is chosen among `lights`: the finder's.
+    public var choice = LightChoice()
 
     /// Found lights that match no labelled box.
     public var falseLights: Int {
@@ -57,7 +59,9 @@ public struct FrameEvaluator: Sendable {
     }
 
     /// The frame's colour as read: the colour of the light that matters, `unknown` if none.
-    public var color: SignalColor { LampFinder.lightThatMatters(in: lights)?.color ?? .unknown }
+    public var color: SignalColor {
+      LampFinder.lightThatMatters(in: lights, choice: choice)?.color ?? .unknown
+    }
   }
 
   /// Totals over a folder of frames.
@@ -151,7 +155,10 @@ public struct FrameEvaluator: Sendable {
         let bytes = try FileReader.readAll(frame.path, maxBytes: decoder.maxFileBytes)
         let search = try finder.searched(inImageData: bytes, name: frame.path, decoder: decoder)
         let lights = pipeline?.read(search.lights, seen: search.seen).map(\.light) ?? search.lights
-        return .success(Outcome(frame: frame, lights: lights, matches: Self.match(lights, to: frame.boxes)))
+        return .success(
+          Outcome(
+            frame: frame, lights: lights, matches: Self.match(lights, to: frame.boxes), choice: finder.choice)
+        )
       } catch {
         return .failure(error)
       }
