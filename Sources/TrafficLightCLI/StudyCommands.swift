@@ -9,7 +9,7 @@ enum StudyCommand: String {
   var usage: String {
     switch self {
     case .evaluate:
-      "Usage: traffic-light evaluate [--profile NAME|FILE] [--orientation O] [--format text|jsonl] [--smoothing S] [--misses] [--candidates FILE.csv] DIR..."
+      "Usage: traffic-light evaluate [--profile NAME|FILE] [--as crops|frames|recording] [--orientation O] [--format text|jsonl] [--smoothing S] [--misses] [--candidates FILE.csv] DIR..."
     case .calibrate: "Usage: traffic-light calibrate [options] DIR... -o PROFILE.json"
     }
   }
@@ -35,6 +35,11 @@ enum StudyCommand: String {
 
       Options:
         --profile NAME|FILE   the profile to measure (default: default)
+        --as crops|frames|recording
+                              how to read every DIR: labelled crops, boxed frames, or
+                              a labelled recording. Needed for a DIR that holds more
+                              than one (say, both boxes.csv and red/ yellow/ green/):
+                              without it such a DIR is refused, naming what it holds
         --orientation auto|vertical|horizontal
                               read the lights as running this way, and look only for
                               such heads (as classify's --orientation); on boxed frames,
@@ -109,6 +114,8 @@ enum StudyCommand: String {
     var name: String?
     var misses = false
     var candidates: String?
+    /// `--as`: how every DIR is read, when given.
+    var readAs: FolderKind?
     /// On labelled recordings: the smoothing measured, over the profile's.
     var smoothing: Smoothing.Kind?
     var folds = 0
@@ -144,6 +151,12 @@ enum StudyCommand: String {
         if options.candidates == "-" {
           throw CommandError("--candidates -: evaluate writes its report on standard output; name a file")
         }
+      case .option("--as", let inline) where self == .evaluate:
+        let text = try scanner.value(of: "--as", inline: inline)
+        guard let kind = FolderKind(rawValue: text) else {
+          throw CommandError("--as must be crops, frames or recording, not '\(text)'")
+        }
+        options.readAs = kind
       case .option("--orientation", let inline) where self == .evaluate:
         options.orientation = try Orientation.parsed(try scanner.value(of: "--orientation", inline: inline))
       case .option("--format", let inline) where self == .evaluate:
@@ -215,29 +228,47 @@ enum StudyCommand: String {
     if let kind = options.smoothing { profile.smoothing.kind = kind }
     try Self.refuseOverwritingInputs(options)
     let jobs = options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
-    if options.candidates != nil && !options.folders.allSatisfy(BoxedFrames.isBoxedFolder) {
+    // What each folder is read as: the kind it holds, or --as; a folder holding several
+    // kinds is refused without --as rather than read one way silently.
+    var kinds: [String: FolderKind] = [:]
+    for folder in options.folders {
+      let held = FolderKind.held(by: folder)
+      if let readAs = options.readAs {
+        guard held.contains(readAs) || held.isEmpty else {
+          throw CommandError(
+            "\(folder) holds \(readAs.none) (it holds \(held.map(\.what).joined(separator: " and ")))")
+        }
+        kinds[folder] = readAs
+      } else if self == .calibrate {
+        // calibrate fits crops: a folder that holds them is read so.
+        kinds[folder] = held.contains(.crops) ? .crops : held.first ?? .crops
+      } else if held.count > 1 {
+        throw CommandError(
+          "\(folder) holds both \(held.map(\.what).joined(separator: " and ")): say which to read with --as "
+            + held.map(\.rawValue).joined(separator: "|"))
+      } else {
+        kinds[folder] = held.first ?? .crops
+      }
+    }
+    if options.candidates != nil && !options.folders.allSatisfy({ kinds[$0] == .frames }) {
       throw CommandError("--candidates reads folders of boxed frames only (frames/ and boxes.csv)")
     }
-    if options.folders.contains(where: LabelledRecording.isRecordingFolder) {
+    if options.folders.contains(where: { kinds[$0] == .recording }) {
       guard self == .evaluate else {
         throw CommandError(
           "a labelled recording (frames/ and labels.csv with index): 'evaluate' reads it, 'calibrate' fits crops"
         )
       }
     }
-    if self == .evaluate
-      && options.folders.contains(where: {
-        BoxedFrames.isBoxedFolder($0) || LabelledRecording.isRecordingFolder($0)
-      })
-    {
-      return try evaluateMixed(profile, options, jobs: jobs, console: &console)
+    if self == .evaluate && options.folders.contains(where: { kinds[$0] != .crops }) {
+      return try evaluateMixed(profile, options, kinds: kinds, jobs: jobs, console: &console)
     }
     var sets: [(String, [LabelledImage])] = []
     for folder in options.folders {
       do {
         sets.append((folder, try LabelledSet.load(folder)))
       } catch {
-        if BoxedFrames.isBoxedFolder(folder) {
+        if kinds[folder] == .frames {
           throw CommandError(
             "\(folder) holds whole frames with boxes: 'evaluate' reads it, 'calibrate' fits crops")
         }
@@ -275,19 +306,19 @@ enum StudyCommand: String {
 
   /// `evaluate` over folders some of which hold boxed frames: each folder in turn, by its kind.
   private func evaluateMixed(
-    _ profile: Profile, _ options: Options, jobs: Int, console: inout Console
+    _ profile: Profile, _ options: Options, kinds: [String: FolderKind], jobs: Int, console: inout Console
   ) throws(CommandError) -> Int32 {
     var candidateRows = [Self.candidateHeader]
     var status: Int32 = 0
     for (index, folder) in options.folders.enumerated() {
       if index > 0 && options.format != .jsonl { console.out("") }
-      if LabelledRecording.isRecordingFolder(folder) {
+      if kinds[folder] == .recording {
         let recording: LabelledRecording
         do { recording = try LabelledRecording.load(folder) } catch { throw CommandError(error) }
         let (score, unreadable) = Self.evaluate(recording, profile, options, jobs: jobs, console: &console)
         Self.reportRecording(score, folder: folder, profile: profile, options, console: &console)
         if unreadable > 0 { status = 1 }
-      } else if BoxedFrames.isBoxedFolder(folder) {
+      } else if kinds[folder] == .frames {
         let frames: [BoxedFrame]
         do { frames = try BoxedFrames.load(folder) } catch { throw CommandError(error) }
         let evaluator = FrameEvaluator(
@@ -446,6 +477,16 @@ enum StudyCommand: String {
     let name = options.name ?? ((output as NSString).lastPathComponent as NSString).deletingPathExtension
     var calibrator = Calibrator(start: start)
     calibrator.redCalledGreenPenalty = options.penalty
+    // A colour with few examples gives a fit that cannot be trusted: say so before fitting.
+    for color in [SignalColor.red, .yellow, .green] {
+      let counts = sets.map { set in set.1.filter { $0.truth == color }.count }
+      let total = counts.reduce(0, +)
+      guard total < Self.fewestPerColour else { continue }
+      let each = zip(sets, counts).map { "\($0.0.0) \($0.1)" }.joined(separator: ", ")
+      console.err(
+        "Warning: only \(total) \(color.rawValue) image\(total == 1 ? "" : "s") (\(each)): a fit to fewer than "
+          + "\(Self.fewestPerColour) of a colour is not to be trusted; label more")
+    }
     let prepared = sets.map { calibrator.prepare($0.1, name: $0.0, jobs: jobs) }
     for set in prepared {
       for error in set.unreadable { console.err("Note: left out \(error.description)") }
@@ -459,12 +500,34 @@ enum StudyCommand: String {
       crossValidate(calibrator, prepared, options, jobs: jobs, console: &console)
     }
     let fitted = calibrator.fit(prepared, name: name)
-    console.out("Fitted on all images:")
-    let evaluator = Evaluator(
-      reader: ImageReader(pipeline: FramePipeline(profile: fitted), regions: .wholeImage))
+    // Both profiles on the images of the fit, side by side, and whether the fit is better.
+    console.out("On all images, the starting profile (\(start.name)) and the fit (\(name)):")
+    let before = Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: start), regions: .wholeImage))
+    let after = Evaluator(reader: ImageReader(pipeline: FramePipeline(profile: fitted), regions: .wholeImage))
+    var totals = (before: (right: 0, redGreen: 0), after: (right: 0, redGreen: 0))
     for (folder, images) in sets {
-      console.out("  \(folder): \(Self.summary(evaluator.evaluate(images, jobs: jobs).confusion))")
+      let (was, now) = (
+        before.evaluate(images, jobs: jobs).confusion, after.evaluate(images, jobs: jobs).confusion
+      )
+      totals.before.right += was.correct
+      totals.before.redGreen += was.redCalledGreen
+      totals.after.right += now.correct
+      totals.after.redGreen += now.redCalledGreen
+      console.out("  \(folder):")
+      console.out("    \(padded(start.name, to: 12)) \(Self.summary(was))")
+      console.out("    \(padded(name, to: 12)) \(Self.summary(now))")
     }
+    let gained = totals.after.right - totals.before.right
+    let verdict =
+      totals.after.redGreen > totals.before.redGreen
+      ? "The fit reads more red lights as green than \(start.name) (\(totals.after.redGreen) against "
+        + "\(totals.before.redGreen)): keep \(start.name)."
+      : gained > 0
+        ? "The fit reads \(gained) more right than \(start.name)."
+        : "The fit reads no more right than \(start.name) (\(gained)): keep \(start.name)."
+    console.out(
+      verdict
+        + " These are the images it was fitted to: --folds K or --split folders say how it reads others.")
     if let problem = AtomicFile.write(Array(fitted.json()) + [0x0A], to: output) {
       console.err("Error: \(problem)")
       return 1
@@ -472,6 +535,9 @@ enum StudyCommand: String {
     console.out("Wrote \(output) (use it with --profile \(output))")
     return 0
   }
+
+  /// Fewer images of a colour than this draw a warning from `calibrate`.
+  static let fewestPerColour = 10
 
   /// Prints the held-out accuracy of each partition into folds and, for several, their mean.
   private func crossValidate(
@@ -609,5 +675,50 @@ enum StudyCommand: String {
     }
     line.add("confusion", object: matrix)
     return line
+  }
+}
+
+/// What a labelled folder holds, for `evaluate`: labelled crops (`red/`, `yellow/`, `green/`,
+/// `unknown/` or a `labels.csv` of `file,state`), boxed frames (`frames/` and `boxes.csv`), or
+/// a labelled recording (`frames/` and a `labels.csv` with an `index` column).
+enum FolderKind: String, CaseIterable {
+  case crops, frames, recording
+
+  /// How a message names it.
+  var what: String {
+    switch self {
+    case .crops: "labelled crops"
+    case .frames: "boxed frames (boxes.csv)"
+    case .recording: "a labelled recording (frames/ and labels.csv with index)"
+    }
+  }
+
+  /// How a message says the folder has none.
+  var none: String {
+    switch self {
+    case .crops: "no labelled crops"
+    case .frames: "no boxed frames (boxes.csv)"
+    case .recording: "no labelled recording (frames/ and labels.csv with index)"
+    }
+  }
+
+  /// The kinds `folder` holds, in the order of `allCases`.
+  static func held(by folder: String) -> [FolderKind] {
+    let files = FileManager.default
+    func isFolder(_ name: String) -> Bool {
+      var folderFlag: ObjCBool = false
+      return files.fileExists(
+        atPath: (folder as NSString).appendingPathComponent(name), isDirectory: &folderFlag)
+        && folderFlag.boolValue
+    }
+    let recording = LabelledRecording.isRecordingFolder(folder)
+    let crops =
+      ["red", "yellow", "green", "unknown"].contains(where: isFolder)
+      || (!recording && files.fileExists(atPath: (folder as NSString).appendingPathComponent("labels.csv")))
+    var kinds: [FolderKind] = []
+    if crops { kinds.append(.crops) }
+    if BoxedFrames.isBoxedFolder(folder) { kinds.append(.frames) }
+    if recording { kinds.append(.recording) }
+    return kinds
   }
 }

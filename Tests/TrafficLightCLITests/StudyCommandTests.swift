@@ -118,10 +118,53 @@ import TrafficLightTestSupport
       leftOut.stdout.contains(
         "Cross-validation (leave one folder out: each folder read by a profile fitted on the others):\n"
           + "  \(folder): accuracy 100.0% (9 of 9), red read as green 0\n"))
+    // Both profiles side by side, a verdict, and a warning for colours with under 10 images.
+    #expect(
+      run.stdout.contains("On all images, the starting profile (seed) and the fit (mine):\n  \(folder):\n"))
+    #expect(run.stdout.contains("    seed         accuracy "))
+    #expect(run.stdout.contains("    mine         accuracy 100.0% (9 of 9), red read as green 0\n"))
+    #expect(run.stdout.contains("These are the images it was fitted to"))
+    for color in ["red", "yellow", "green"] {
+      #expect(
+        run.stderr.contains(
+          "Warning: only 3 \(color) images (\(folder) 3): a fit to fewer than 10 of a colour is not to be trusted"
+        ))
+    }
     let loaded = try Profile.named(profile)
     #expect(loaded.name == "mine")
     let evaluated = try traffic("evaluate", "--profile", profile, folder)
     #expect(evaluated.stdout.contains("accuracy: 100.0% (9 of 9 lit)"))
+  }
+
+  /// A folder holding both crops and boxed frames is refused without --as, naming both; with
+  /// it, it is read that way.
+  @Test func evaluate_folderOfTwoKinds_needsAs() throws {
+    let folder = try temporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: folder + "/red", withIntermediateDirectories: true)
+    try writePNG(syntheticLight(lit: .red), to: folder + "/red/a.png")
+    var frame = RGBImage(width: 640, height: 480, fill: (120, 160, 220))
+    paste(syntheticLight(lit: .green, width: 30, height: 90), into: &frame, x: 300, y: 100)
+    try writePNG(frame, to: folder + "/frames/f.png")
+    try "file,state,xmin,ymin,xmax,ymax\nf.png,green,300,100,330,190\n".write(
+      toFile: folder + "/boxes.csv", atomically: true, encoding: .utf8)
+    let refused = try traffic("evaluate", folder)
+    #expect(refused.status == 64)
+    #expect(
+      refused.stderr.hasPrefix(
+        "Error: \(folder) holds both labelled crops and boxed frames (boxes.csv): say which to read with --as crops|frames"
+      ), "\(refused.stderr)")
+    let crops = try traffic("evaluate", "--as", "crops", folder)
+    #expect(crops.status == 0)
+    #expect(crops.stdout.contains("1 images, 1 labelled red, yellow or green"), "\(crops.stdout)")
+    let frames = try traffic("evaluate", "--as", "frames", "--format", "jsonl", folder)
+    #expect(frames.status == 0)
+    #expect(
+      frames.stdout.hasPrefix("{\"folder\":\"\(folder)\",\"frames\":1,\"labelled\":1,"), "\(frames.stdout)")
+    #expect(!frames.stdout.contains("\"confusion\""))
+    let none = try traffic("evaluate", "--as", "recording", folder)
+    #expect(none.status == 64)
+    #expect(none.stderr.hasPrefix("Error: \(folder) holds no labelled recording"), "\(none.stderr)")
   }
 
   @Test func study_badUsage_exits64() throws {
