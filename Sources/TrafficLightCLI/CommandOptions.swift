@@ -28,6 +28,10 @@ struct CommandOptions: Equatable {
   var jobs: Int?
   var output: String?
   var mask: String?
+  /// `--mask-format`: the masks' file type, `png` (lossless) or `jpeg` (smaller, faster).
+  var maskFormat = MaskFormat.png
+  /// `--mask-changes`: in a sequence, masks only for the frames the smoothed colour changed on.
+  var maskChanges = false
   var lenient = false
   /// Name every file skipped in a folder, not only count them.
   var verbose = false
@@ -61,7 +65,7 @@ struct CommandOptions: Equatable {
   static let flags: Set<String> = [
     "-h", "--help", "--find-lights", "--whole-image", "--lenient", "--verbose", "-v",
     "--ignore-exif-orientation",
-    "--events",
+    "--events", "--mask-changes",
   ]
 
   /// The options in `arguments`, the words after the subcommand.
@@ -96,6 +100,13 @@ struct CommandOptions: Equatable {
         let path = try value()
         options.output = path == "-" ? nil : path
       case ("--mask", _): options.mask = try value()
+      case ("--mask-format", _):
+        let text = try value()
+        guard let format = MaskFormat(rawValue: text) else {
+          throw CommandError("--mask-format must be png or jpeg, not '\(text)'")
+        }
+        options.maskFormat = format
+      case ("--mask-changes", .sequence): options.maskChanges = true
       case ("--review", _): options.review = try value()
       case ("--lenient", _): options.lenient = true
       case ("--verbose", _), ("-v", _): options.verbose = true
@@ -133,6 +144,9 @@ struct CommandOptions: Equatable {
     }
     if options.findsLights && (options.roi != nil || options.labels != nil) {
       throw CommandError("--find-lights searches whole images: it cannot be used with --roi or --labels")
+    }
+    if (options.maskChanges || options.maskFormat != .png) && options.mask == nil {
+      throw CommandError("--mask-changes and --mask-format need --mask DIR")
     }
     if options.findsLights && options.readsWhole {
       throw CommandError("--find-lights and --whole-image cannot be used together")
@@ -286,4 +300,12 @@ extension Orientation {
     }
     return orientation
   }
+}
+
+/// The file type masks are written in.
+enum MaskFormat: String {
+  case png, jpeg
+
+  /// The file name's extension, without the dot.
+  var fileExtension: String { self == .png ? "png" : "jpg" }
 }

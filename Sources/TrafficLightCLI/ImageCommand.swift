@@ -59,6 +59,8 @@ enum ImageCommand {
                                first; for sequence, each recording's timeline, each change
                                with the frames around it, the states the smoothing kept
                                out and the stretches it was unsure of
+      --mask-format png|jpeg   the masks' file type (default png; jpeg is smaller and
+                               several times faster to write for whole frames)
       --lenient                accept JPEGs whose data is damaged (truncated, corrupt
                                segments: libjpeg fills the gaps with grey) and note the
                                damage; by default they are errors
@@ -138,6 +140,8 @@ enum ImageCommand {
                                  frames in a row that the smoothing kept out:
                                  {"event":"suppressed","frame":...,"lastFrame":...,
                                  "path":...,"color":...}
+        --mask-changes           with --mask, write masks only for the frames the smoothed
+                                 colour changed on (read again once decided)
         --timeline FILE.svg      draw each frame's colour and the smoothed colour along the
                                  frame axis, with the state changes marked (one DIR)
 
@@ -250,8 +254,17 @@ enum ImageCommand {
       appliesOrientation: !options.ignoresExifOrientation)
     let reader = ImageReader(
       decoder: decoder, pipeline: FramePipeline(profile: profile), regions: regions,
-      keepingMaps: options.mask != nil,
+      keepingMaps: options.mask != nil && !options.maskChanges,
       budget: MemoryBudget(bytes: options.maxMemory ?? MemoryBudget.defaultBytes))
+    // With --mask-changes, the frames a change happened on are read again, keeping maps, once
+    // the smoother has decided them: the workers draw no masks.
+    let maskReader =
+      options.maskChanges
+      ? ImageReader(
+        decoder: decoder, pipeline: FramePipeline(profile: profile), regions: regions, keepingMaps: true,
+        budget: reader.budget) : nil
+    let maskNameOf =
+      options.maskChanges ? Dictionary(zip(images, maskNames ?? []), uniquingKeysWith: { a, _ in a }) : [:]
     // The one place the kind of run is decided: a sequence feeds each recording's frames
     // to a vote of its own.
     let isSequence = command == .sequence
@@ -303,6 +316,15 @@ enum ImageCommand {
       colors.append(step.color)
       smoothed.append(step.smoothed)
       if let change = step.change { changes[changes.count - 1].changes.append((change, step.reading.path)) }
+      if step.change != nil, let maskReader, let name = maskNameOf[step.reading.path] {
+        let problems = maskReader.read(step.reading.path, reservingPerPixel: 8) { reading in
+          writeMasks(of: reading, named: name, as: options.maskFormat)
+        }
+        for problem in problems {
+          console.err("Error: \(problem)")
+          failed = true
+        }
+      }
       for (n, var row) in rows(for: step.reading, step: step, options, formatter).enumerated() {
         row.recording = recording
         row.flashing = step.flashing
@@ -383,7 +405,8 @@ enum ImageCommand {
         maskNames[index] != MaskNames.plain(reading.path, in: mask)
       {
         console.err(
-          "Note: \(terminalSafe(reading.path)): mask written as \(terminalSafe(maskNames[index])).png "
+          "Note: \(terminalSafe(reading.path)): mask written as "
+            + "\(terminalSafe(maskNames[index])).\(options.maskFormat.fileExtension) "
             + "(an earlier input has the same file name)")
       }
       if let frameRecording {
@@ -425,8 +448,11 @@ enum ImageCommand {
           let i = range.lowerBound + offset
           // The masks are drawn and encoded inside the reading's share of --max-memory (about
           // 8 bytes a pixel); what is kept for the output has no maps, pictures or points.
-          return reader.read(images[i], reservingPerPixel: maskNames == nil ? 0 : 8) { reading in
-            var problems = maskNames.map { writeMasks(of: reading, named: $0[i]) } ?? []
+          return reader.read(images[i], reservingPerPixel: maskNames == nil || options.maskChanges ? 0 : 8) {
+            reading in
+            var problems =
+              options.maskChanges
+              ? [] : maskNames.map { writeMasks(of: reading, named: $0[i], as: options.maskFormat) } ?? []
             if let folder = options.review, case .success = reading.outcome,
               let pixels = try? decoder.decode(fileAt: images[i]).pixels
             {
@@ -595,26 +621,30 @@ enum ImageCommand {
 
   /// Writes the mask of each region of `reading` as `name.png` (`name-boxN.png` when there are
   /// several); returns what could not be written.
-  private static func writeMasks(of reading: ImageReading, named name: String) -> [String] {
+  private static func writeMasks(of reading: ImageReading, named name: String, as format: MaskFormat) -> [String] {
+    let ext = "." + format.fileExtension
+    func encoded(_ picture: RGBImage) throws(EncodeError) -> [UInt8] {
+      format == .png ? try ImageEncoder.png(picture) : try ImageEncoder.jpeg(picture, quality: 90)
+    }
     guard case .success(let regions) = reading.outcome else { return [] }
     var problems: [String] = []
     if let picture = reading.picture {
       do {
         if let problem = AtomicFile.write(
-          try ImageEncoder.png(picture), to: name + ".png", followingLinks: false)
+          try encoded(picture), to: name + ext, followingLinks: false)
         {
           problems.append(problem)
         }
       } catch {
-        problems.append("cannot write \(name).png: \(error)")
+        problems.append("cannot write \(name)\(ext): \(error)")
       }
       return problems
     }
     for (box, region) in regions.enumerated() {
       guard let map = region.result.map else { continue }
-      let file = name + (regions.count > 1 ? "-box\(box + 1)" : "") + ".png"
+      let file = name + (regions.count > 1 ? "-box\(box + 1)" : "") + ext
       do {
-        let png = try ImageEncoder.png(ClassMask.render(map, samples: region.result.decision.samples))
+        let png = try encoded(ClassMask.render(map, samples: region.result.decision.samples))
         if let problem = AtomicFile.write(png, to: file, followingLinks: false) { problems.append(problem) }
       } catch {
         problems.append("cannot write \(file): \(error)")
@@ -627,7 +657,7 @@ enum ImageCommand {
   static func routineSkip(_ reason: String) -> String? {
     if reason.hasPrefix("not named like an image") { return "files not named like an image" }
     if reason == "hidden" { return "hidden files" }
-    if reason.hasPrefix("a mask") { return "masks (*.mask.png)" }
+    if reason.hasPrefix("a mask") { return "masks (*.mask.png, *.mask.jpg)" }
     if reason == "is a folder" { return "folders (a sequence reads one level)" }
     return nil
   }
@@ -693,10 +723,11 @@ enum ImageCommand {
       throw CommandError("--output and --timeline are the same file, \(options.output!): one would be lost")
     }
     let masks = maskNames.map(absolute)
+    let ext = "." + options.maskFormat.fileExtension
     for (option, path) in [("--output", output), ("--timeline", timeline)] {
       guard let path else { continue }
       if masks.contains(where: {
-        path == $0 + ".png" || (path.hasPrefix($0 + "-box") && path.hasSuffix(".png"))
+        path == $0 + ext || (path.hasPrefix($0 + "-box") && path.hasSuffix(ext))
       }) {
         throw CommandError("\(option) \(path) is the name of a mask: one would be lost")
       }
@@ -718,7 +749,8 @@ enum ImageCommand {
     if let mask = options.mask, let folder = realPath(mask) {
       for input in inputs
       where (input as NSString).deletingLastPathComponent == folder
-        && (input as NSString).lastPathComponent.hasSuffix(".png")
+        && ((input as NSString).lastPathComponent.hasSuffix(".png")
+          || (input as NSString).lastPathComponent.hasSuffix(".jpg"))
         && (input as NSString).lastPathComponent.contains(".mask")
       {
         throw CommandError("--mask \(mask) holds the input \(input), which a mask could overwrite")

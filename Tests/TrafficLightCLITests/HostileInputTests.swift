@@ -223,7 +223,7 @@ struct HostileCorpus {
     let walked = try traffic("classify", "--mask", folder, "--format", "jsonl", folder)
     #expect(walked.status == 0)
     #expect(walked.stdout.split(separator: "\n").count == 1)
-    #expect(walked.stderr.contains("1 masks (*.mask.png)"))
+    #expect(walked.stderr.contains("1 masks (*.mask.png, *.mask.jpg)"))
   }
 }
 

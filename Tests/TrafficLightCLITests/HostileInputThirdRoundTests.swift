@@ -73,7 +73,7 @@ import TrafficLightTestSupport
     let second = try traffic("sequence", "--format", "jsonl", folder)
     #expect(second.status == 0)
     #expect(second.stdout.split(separator: "\n").count == 3)
-    #expect(second.stderr.contains("3 masks (*.mask.png)"))
+    #expect(second.stderr.contains("3 masks (*.mask.png, *.mask.jpg)"))
   }
 
   /// SIGINT while hundreds of workers write masks leaves no partial file behind.

@@ -234,3 +234,44 @@ enum Tools {
     #expect(drawn > kept.count * 1500, "\(drawn) pixels drawn by the thumbnails")
   }
 }
+
+@Suite struct MaskOptionTests {
+  static let sample = CLIPaths.packageRoot.path + "/SampleFrames/carpark-sequence"
+
+  /// `--mask-format jpeg` writes JPEG masks, which a later run over the folder skips as masks.
+  @Test func jpegMasks_areWritten_andSkippedAsInputs() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("masks-\(UUID())").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let run = try traffic(["classify", "--mask", folder, "--mask-format", "jpeg", Self.sample])
+    #expect(run.status == 0, "\(run.stderr)")
+    let written = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    #expect(written.count == 12)
+    #expect(written.allSatisfy { $0.hasSuffix(".mask.jpg") })
+    let first = try ImageDecoder().decode(fileAt: folder + "/" + written[0])
+    #expect(first.pixels.width > 0)
+    let again = try traffic(["classify", folder])
+    #expect(again.status == 1)
+    #expect(again.stderr.contains("masks (*.mask.png, *.mask.jpg)"), "\(again.stderr)")
+    #expect(try traffic(["classify", "--mask-format", "gif", "--mask", folder, Self.sample]).status == 64)
+    #expect(try traffic(["classify", "--mask-format", "jpeg", Self.sample]).status == 64)
+  }
+
+  /// `--mask-changes` writes the masks of the frames the smoothed colour changed on, and no other.
+  @Test func maskChanges_writesTheChangeFramesOnly() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("masks-\(UUID())").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let run = try traffic([
+      "sequence", "--format", "jsonl", "--events", "--mask", folder, "--mask-changes", Self.sample,
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let changed = run.stdout.split(separator: "\n").filter { $0.contains("\"event\":\"change\"") }.map {
+      line in
+      let object = try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+      let name = ((object["path"] as! String) as NSString).lastPathComponent
+      return (name as NSString).deletingPathExtension + ".mask.png"
+    }
+    #expect(changed.count >= 2)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == changed.sorted())
+    #expect(try traffic(["sequence", "--mask-changes", Self.sample]).status == 64)
+  }
+}

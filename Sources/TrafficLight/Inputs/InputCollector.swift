@@ -93,9 +93,9 @@ public enum InputCollector {
         } else {
           items.append(.skipped(path: path, reason: "is a folder"))
         }
-      } else if name.lowercased().hasSuffix(".mask.png") {
+      } else if name.lowercased().hasSuffix(".mask.png") || name.lowercased().hasSuffix(".mask.jpg") {
         // A mask this tool wrote (`--mask`) is a picture of a reading, not a frame.
-        items.append(.skipped(path: path, reason: "a mask (named *.mask.png), not read as an image"))
+        items.append(.skipped(path: path, reason: "a mask (named *.mask.png or .jpg), not read as an image"))
       } else if isImageName(name) {
         items.append(.image(path: path))
         found += 1
