@@ -619,9 +619,11 @@ enum ImageCommand {
     }
   }
 
-  /// Writes the mask of each region of `reading` as `name.png` (`name-boxN.png` when there are
-  /// several); returns what could not be written.
-  private static func writeMasks(of reading: ImageReading, named name: String, as format: MaskFormat) -> [String] {
+  /// Writes the mask of each region of `reading` as `name.png` or `name.jpg` (`name-boxN.png`
+  /// when there are several), in `format`; returns what could not be written.
+  private static func writeMasks(of reading: ImageReading, named name: String, as format: MaskFormat)
+    -> [String]
+  {
     let ext = "." + format.fileExtension
     func encoded(_ picture: RGBImage) throws(EncodeError) -> [UInt8] {
       format == .png ? try ImageEncoder.png(picture) : try ImageEncoder.jpeg(picture, quality: 90)
