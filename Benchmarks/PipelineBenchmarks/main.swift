@@ -52,6 +52,23 @@ struct Options {
         setenv(KernelLevel.environmentVariable, value, 1)
       case "--write-frames": options.writeFrames = rest.popFirst()
       case "--smoothing": options.smoothingFrames = rest.popFirst().flatMap { Int($0) }
+      case "--list":
+        // The rows and the frames, each with what it measures.
+        print("rows (each runs on every frame; 1080p-3-lights runs the finder's rows only):")
+        for row in rows {
+          print("  " + row.name.padding(toLength: 28, withPad: " ", startingAt: 0) + row.what)
+        }
+        print(
+          """
+          frames (synthetic, JPEG quality 90; --write-frames DIR saves them):
+            1920x1080        a street scene (sky gradient, noise) with one lit red light
+            640x480          the same scene, smaller
+            40x90            a crop of one lit red light
+            1080p-3-lights   the 1920x1080 scene with three lights
+          ns/pixel and MP/s are per pixel of the frame, and shown only for rows whose work grows
+          with it ('-' for the others).
+          """)
+        exit(0)
       case "--levels":
         // The kernel levels this CPU runs, one a line, lowest first.
         for level in KernelLevel.supported { print(level.rawValue) }
@@ -61,6 +78,7 @@ struct Options {
           """
           Usage: PipelineBenchmarks [--json] [--filter TEXT] [--seconds S] [--profile NAME]
                                     [--kernel-level LEVEL]   (default: the best this CPU runs)
+                 PipelineBenchmarks --list               (what each row and frame is)
                  PipelineBenchmarks --write-frames DIR   (the benchmark's frames as JPEG files)
                  PipelineBenchmarks --levels             (the kernel levels this CPU runs)
                  PipelineBenchmarks --smoothing FRAMES   (each smoother over a recording of FRAMES
@@ -182,6 +200,39 @@ func lightCrop(width: Int, height: Int) -> RGBImage {
   return image
 }
 
+/// Each row: its name, whether its work grows with the frame's pixels (so ns/pixel and MP/s
+/// mean something), and what it times.
+let rows: [(name: String, perPixel: Bool, what: String)] = [
+  ("decode", true, "libjpeg-turbo decodes the frame's JPEG (in memory) to RGB"),
+  ("blur", true, "the profile's Gaussian blur over the whole frame"),
+  ("classify", true, "every pixel of the blurred frame classified by hue, saturation and value"),
+  ("blur+classify", true, "the two above, one after the other"),
+  (
+    "decide", false,
+    "the decision from the class map's sample points (or, for fitted, the network on the pixels)"
+  ),
+  ("busyness", true, "the region's busyness (what maximumBusyness asks of a light with no lit lamp)"),
+  ("frame, full blur", true, "the frame read as ONE light's crop, blurring all of it"),
+  (
+    "frame (pipeline path)", false,
+    "the frame read as one light's crop, blurring only the sampled pixels or rows"
+  ),
+  ("decode+frame", true, "decode, then the frame read as one light's crop (what classify does to a crop)"),
+  ("find lights", true, "the frame searched for its lit lights (classify's frames, --find-lights)"),
+  (
+    "decode+find lights", true,
+    "decode (reduced for large JPEGs), search, and the full-size re-read of each light"
+  ),
+  ("turn 90 (EXIF 6)", true, "turning the decoded frame as an EXIF orientation of 6 asks"),
+  ("roi 60x150: decode, crop", true, "a 60x150 --roi by decoding the whole file and cropping"),
+  ("roi 60x150: region decode", false, "the same --roi decoded alone (libjpeg's cropped decode)"),
+  ("decode, paired", true, "decode, timed in turn with the row below"),
+  (
+    "decode+find lights, paired", true,
+    "decode+find lights, timed in turn with decode: the ratio is the search's cost"
+  ),
+]
+
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 
 if let count = options.smoothingFrames {
@@ -283,6 +334,9 @@ for (frame, jpeg) in zip(frames, jpegs) {
   }
 }
 
+/// Whether the row's work grows with the frame's pixels.
+func perPixel(_ name: String) -> Bool { rows.first { $0.name == name }?.perPixel ?? true }
+
 if options.json {
   for r in results {
     let p50 = Double(r.percentile(50))
@@ -291,9 +345,12 @@ if options.json {
       "samples": r.samples.count,
       "p0_ns": r.percentile(0), "p25_ns": r.percentile(25), "p50_ns": r.percentile(50),
       "p75_ns": r.percentile(75), "p90_ns": r.percentile(90), "p99_ns": r.percentile(99),
-      "p100_ns": r.percentile(100), "ns_per_pixel": p50 / Double(r.pixels),
-      "megapixels_per_second": Double(r.pixels) / p50 * 1000,
+      "p100_ns": r.percentile(100),
     ]
+    if perPixel(r.name) {
+      line["ns_per_pixel"] = p50 / Double(r.pixels)
+      line["megapixels_per_second"] = Double(r.pixels) / p50 * 1000
+    }
     if let ratio = r.ratio {
       line["paired_with"] = ratio.to
       line["paired_ratio_p50"] = ratio.median
@@ -306,20 +363,28 @@ if options.json {
   print(
     "kernel level \(KernelLevel.best.rawValue) (this CPU runs: \(KernelLevel.supported.map(\.rawValue).joined(separator: ", ")))"
   )
+  // The frame column fits the longest frame name.
+  let frameWidth = max(5, results.map(\.frame.count).max() ?? 0) + 1
+  func right(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(1, width - text.count)) + text
+  }
   print(
     "benchmark (profile \(profile.name))".padding(toLength: 28, withPad: " ", startingAt: 0)
-      + "frame       p0 (us)   p50 (us)   p90 (us)   p99 (us)  p100 (us)  ns/pixel    MP/s  samples")
+      + "frame".padding(toLength: frameWidth, withPad: " ", startingAt: 0)
+      + ["p0 (us)", "p50 (us)", "p90 (us)", "p99 (us)", "p100 (us)"].map { right($0, 11) }.joined()
+      + right("ns/pixel", 10) + right("MP/s", 8) + right("samples", 9))
   for r in results {
     let p50 = Double(r.percentile(50))
     var line = r.name.padding(toLength: 28, withPad: " ", startingAt: 0)
-    line += r.frame.padding(toLength: 10, withPad: " ", startingAt: 0)
+    line += r.frame.padding(toLength: frameWidth, withPad: " ", startingAt: 0)
     for p in [0.0, 50, 90, 99, 100] {
       let text = us(r.percentile(p))
       line += String(repeating: " ", count: max(1, 11 - text.count)) + text
     }
-    let perPixel = String(format: "%.2f", p50 / Double(r.pixels))
-    let rate = String(format: "%.1f", Double(r.pixels) / p50 * 1000)
-    line += String(repeating: " ", count: max(1, 10 - perPixel.count)) + perPixel
+    let scales = perPixel(r.name)
+    let nsPerPixel = scales ? String(format: "%.2f", p50 / Double(r.pixels)) : "-"
+    let rate = scales ? String(format: "%.1f", Double(r.pixels) / p50 * 1000) : "-"
+    line += String(repeating: " ", count: max(1, 10 - nsPerPixel.count)) + nsPerPixel
     line += String(repeating: " ", count: max(1, 8 - rate.count)) + rate
     line += String(repeating: " ", count: max(1, 9 - String(r.samples.count).count)) + String(r.samples.count)
     if let ratio = r.ratio {
@@ -327,6 +392,7 @@ if options.json {
     }
     print(line)
   }
+  print("(PipelineBenchmarks --list says what each row and frame is)")
 }
 
 /// The peak resident memory of this process so far, in bytes.
