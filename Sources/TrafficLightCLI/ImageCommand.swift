@@ -40,7 +40,7 @@ enum ImageCommand {
                                The search is the profile's lamp finder (its litLamp
                                locator's; seed has none and uses default's), looking for
                                heads of both ways unless --orientation says one. By
-                               default images over 512x512 pixels are searched so, and
+                               default images over 320x320 pixels are searched so, and
                                smaller ones are read as the crop of one light
       --whole-image            read every image as the crop of one light, whatever its size
       --light-confidence C     keep only lights found at least C sure, 0 to 1 (default:

@@ -348,7 +348,7 @@ enum StudyCommand: String {
   }
 
   /// A labelled recording read as `sequence` reads a folder of frames with the profile's
-  /// smoothing: frames over 512x512 searched for their lights, the rest read as crops.
+  /// smoothing: frames over 320x320 searched for their lights, the rest read as crops.
   /// Frames that cannot be read stay in the recording (they say nothing of the light), are
   /// named, and counted (the second value).
   private static func evaluate(

@@ -225,7 +225,7 @@ import TrafficLightTestSupport
 }
 
 @Suite struct FramesOrCropsTests {
-  /// A 640x480 frame (over 512x512 pixels) of sky with one light.
+  /// A 640x480 frame (over 320x320 pixels) of sky with one light.
   private func largeFrame(_ color: SignalColor) -> RGBImage {
     var frame = RGBImage(width: 640, height: 480, fill: (150, 180, 220))
     paste(syntheticLight(lit: color), into: &frame, x: 300, y: 100)

@@ -281,3 +281,44 @@ func syntheticSequence(_ colors: [SignalColor]) throws -> String {
     #expect(try traffic("calibrate", folder, "-o", folder + "/p.json").status == 64)
   }
 }
+
+@Suite struct RecordingReportTests {
+  /// Event records come in frame order, whatever the smoothing, and a state kept out is one
+  /// the smoothed colour never showed on its frames (not one it took a few frames later).
+  @Test(arguments: ["vote", "offline", "online"])
+  func events_comeInFrameOrder_andKeptOutMeansNeverShown(smoothing: String) throws {
+    let g = SignalColor.green
+    let (y, r) = (SignalColor.yellow, SignalColor.red)
+    let folder = try syntheticSequence(
+      [g, g, g, g, g, g, y, y, g, g] + Array(repeating: r, count: 12) + [g, g, g, y, y, y]
+        + Array(repeating: r, count: 9))
+    let run = try traffic([
+      "sequence", "--profile", "seed", "--format", "jsonl", "--events", "--smoothing", smoothing, folder,
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    var smoothed: [Int: String] = [:]
+    var eventFrames: [Int] = []
+    var keptOut: [(first: Int, last: Int, color: String)] = []
+    for line in run.stdout.split(separator: "\n") {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let frame = try #require(object["frame"] as? Int)
+      if let event = object["event"] as? String {
+        eventFrames.append(frame)
+        if event == "suppressed" {
+          keptOut.append(
+            (frame, try #require(object["lastFrame"] as? Int), try #require(object["color"] as? String)))
+        }
+      } else {
+        smoothed[frame] = object["smoothed"] as? String
+      }
+    }
+    #expect(eventFrames == eventFrames.sorted(), "\(eventFrames)")
+    // The vote keeps the two yellow frames out; the state model shows them.
+    #expect(smoothing != "vote" || !keptOut.isEmpty)
+    for state in keptOut {
+      #expect(
+        !(state.first...state.last).contains { smoothed[$0] == state.color },
+        "\(state) was shown on its frames")
+    }
+  }
+}
