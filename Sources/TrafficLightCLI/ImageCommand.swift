@@ -587,11 +587,11 @@ enum ImageCommand {
       // In a sequence, the light followed from frame to frame; else the light that matters.
       let chosen = step?.light ?? reading.primary?.light
       guard let chosen, let region = regions.first(where: { $0.light == chosen }) ?? reading.primary else {
-        return [
-          ResultRow(
-            path: reading.path, read: read, frame: frame, color: .unknown, smoothed: smoothed,
-            note: "no light found", damage: reading.damage, lights: lights)
-        ]
+        var none = ResultRow(
+          path: reading.path, read: read, frame: frame, color: .unknown, smoothed: smoothed,
+          note: "no light found", damage: reading.damage, lights: lights)
+        none.hasCounts = false
+        return [none]
       }
       var found = row(region.result, region: chosen.box)
       found.evidence = nil

@@ -62,6 +62,22 @@ import TrafficLightTestSupport
     #expect(!seed.stdout.contains("decidedBy"))
   }
 
+  /// A 416x416 photo is searched as a frame, and says so: an orange wall is no light. Read
+  /// whole as one light's crop (what the bound of 512x512 did), the wall reads red.
+  @Test func classify_smallPhoto_isSearched_andSaysHowItWasRead() throws {
+    let folder = try temporaryFolder()
+    var photo = RGBImage(width: 416, height: 416, fill: (120, 130, 140))
+    for y in 0..<200 { for x in 0..<416 { photo[x, y] = (225, 85, 40) } }
+    try writePNG(photo, to: folder + "/wall.png")
+    let run = try traffic("classify", "--format", "csv", folder + "/wall.png")
+    #expect(run.status == 0)
+    #expect(
+      run.stdout.split(separator: "\n").last
+        == "\(folder)/wall.png,frame,,,,,unknown,0.00,,,,,,no light found")
+    let whole = try traffic("classify", "--format", "csv", "--whole-image", folder + "/wall.png")
+    #expect(whole.stdout.split(separator: "\n").last?.hasPrefix("\(folder)/wall.png,crop,,,,,red,") == true)
+  }
+
   @Test func classify_csv_hasAHeaderAndOneRowPerImage() throws {
     let run = try traffic("classify", "--format", "csv", "SampleFrames/stills/red")
     let lines = run.stdout.split(separator: "\n").map(String.init)
