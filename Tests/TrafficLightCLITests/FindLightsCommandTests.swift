@@ -21,6 +21,9 @@ import TrafficLightTestSupport
     try #require(objects.count == 2)
     #expect(objects[0]["color"] as? String == "red")
     #expect(objects[0]["decidedBy"] as? String == "litLamp")
+    // A found light is read by its lamp: no points were counted, and the row says it was a frame.
+    #expect(objects[0]["counts"] == nil)
+    #expect(objects[0]["read"] as? String == "frame")
     let lights = try #require(objects[0]["lights"] as? [[String: Any]])
     #expect(lights.count == 2)
     #expect(Set(lights.compactMap { $0["color"] as? String }) == ["red", "green"])
@@ -45,6 +48,8 @@ import TrafficLightTestSupport
     #expect(row.contains(" yellow "), "\(row)")
     #expect(row.contains("(2 lights found)"), "\(row)")
     #expect(row.contains("by litLamp"), "\(row)")
+    #expect(row.contains(" frame "), "\(row)")
+    #expect(row.contains(" -    -       -  by litLamp"), "\(row)")
   }
 
   @Test func lightConfidence_dropsLightsLessSure_andIsChecked() throws {

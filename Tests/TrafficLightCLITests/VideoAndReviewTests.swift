@@ -98,6 +98,27 @@ enum Tools {
     }
   }
 
+  /// The README's dashcam start: a video in, a review page out, its thumbnails drawn from the
+  /// video's own frames.
+  @Test(.enabled(if: Tools.ffmpeg != nil)) func video_reviewPage() throws {
+    let (_, video, work) = try Self.madeVideo()
+    defer { try? FileManager.default.removeItem(atPath: work) }
+    let review = work + "/review"
+    let run = try traffic(["sequence", "--review", review, video])
+    #expect(run.status == 0, "\(run.stderr)")
+    let page = try String(contentsOfFile: review + "/index.html", encoding: .utf8)
+    #expect(page.contains("drive.mkv: 12 frames"))
+    let shown = page.components(separatedBy: "<img src=\"").dropFirst().map {
+      String($0.prefix { $0 != "\"" })
+    }
+    #expect(!shown.isEmpty)
+    for name in shown {
+      // A 48x96 frame, kept in its proportions.
+      let thumbnail = try ImageDecoder().decode(fileAt: review + "/" + name).pixels
+      #expect(thumbnail.width == 48 * thumbnail.height / 96)
+    }
+  }
+
   /// `--fps` resamples the video: twice its rate gives twice the frames.
   @Test(.enabled(if: Tools.ffmpeg != nil)) func video_atAnotherRate() throws {
     let (_, video, work) = try Self.madeVideo()

@@ -356,3 +356,24 @@ struct BuiltRecordingTests {
     for (kind, total) in totals { #expect(total.smoothed >= total.frames, "\(folder) \(kind): \(total)") }
   }
 }
+
+@Suite struct TimelineTests {
+  /// A change's label near either end moves in to stay whole inside the picture.
+  @Test func changeLabels_stayInsideThePicture() throws {
+    let colors: [SignalColor] = Array(repeating: .red, count: 999) + [.green]
+    let svg = SequenceTimeline.svg(colors: colors, smoothed: colors, fps: 10)
+    let width = try #require(Double(svg.split(separator: "\"")[3]))
+    let labels = svg.components(separatedBy: "<text x=\"").dropFirst().compactMap {
+      part -> (Double, String)? in
+      guard part.contains("text-anchor=\"middle\"") else { return nil }
+      let x = Double(part.prefix { $0 != "\"" })!
+      let text = part.split(separator: ">")[1].prefix { $0 != "<" }
+      return (x, String(text))
+    }
+    #expect(labels.map(\.1) == ["0 (0 s)", "999 (99.9 s)"])
+    for (x, text) in labels {
+      let half = Double(text.count) * 3.5
+      #expect(x - half >= 0 && x + half <= width, "\(text) at \(x) of \(width)")
+    }
+  }
+}
