@@ -9,6 +9,7 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible, Loc
   /// ffmpeg's output was not the PNG stream asked for, or a frame was larger than allowed.
   case badStream(path: String, reason: String)
 
+  /// The video's path and what went wrong, with what to do for a missing ffmpeg.
   public var description: String {
     switch self {
     case .ffmpegMissing(let path, let tried):
@@ -19,6 +20,7 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     }
   }
 
+  /// `description`, for `localizedDescription`.
   public var errorDescription: String? { description }
 }
 
