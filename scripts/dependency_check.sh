@@ -50,8 +50,7 @@ else
 fi
 
 cd "$root"
-# CI has just built it (with testing enabled, which reads no differently); build it otherwise.
-[ -n "${CI:-}" ] && [ -x .build/release/traffic-light ] || swift build -c release --product traffic-light 2>&1 | tail -n 1
+swift build -c release --product traffic-light 2>&1 | tail -n 1
 .build/release/traffic-light classify --format jsonl "${images[@]}" |
   python3 -c 'import json, sys; [print(r["path"] + "," + r["color"]) for r in map(json.loads, sys.stdin)]' \
   > "$work/cli-colours"
