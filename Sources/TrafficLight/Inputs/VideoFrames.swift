@@ -252,7 +252,7 @@ private final class ErrorTail: @unchecked Sendable {
   private let done = DispatchSemaphore(value: 0)
 
   func drain(_ handle: FileHandle) {
-    Thread {
+    WorkerThread.start {
       while true {
         let chunk = handle.availableData
         if chunk.isEmpty { break }
@@ -262,7 +262,7 @@ private final class ErrorTail: @unchecked Sendable {
         self.lock.unlock()
       }
       self.done.signal()
-    }.start()
+    }
   }
 
   func wait() {

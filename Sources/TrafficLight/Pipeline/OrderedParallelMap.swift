@@ -39,7 +39,7 @@ package enum OrderedParallelMap {
     // Threads of their own, not Dispatch's global queue, which runs about one block per core
     // at a time: `--jobs` above the core count (for files on slow storage) means what it says.
     for _ in 0..<workers {
-      Thread { state.work(transform) }.start()
+      WorkerThread.start { state.work(transform) }
     }
     for i in 0..<count {
       let value = state.take(i)

@@ -12,7 +12,7 @@ extension ImageReader {
       let stop = StopFlag()
       continuation.onTermination = { _ in stop.set() }
       let reader = self
-      Thread {
+      WorkerThread.start {
         OrderedParallelMap.stream(count: paths.count, jobs: max(1, jobs), window: 4 * max(1, jobs)) { i in
           stop.isSet ? ImageReading(path: paths[i], outcome: .success([])) : reader.read(paths[i])
         } consume: { _, reading in
@@ -21,7 +21,7 @@ extension ImageReader {
           return !stop.isSet
         }
         continuation.finish()
-      }.start()
+      }
     }
   }
 }
