@@ -5,10 +5,11 @@ import Testing
 @Suite struct YOLOLabelsTests {
   static let boxes = [
     LabelBox(classID: 9, centreX: 0.5, centreY: 0.25, width: 0.1, height: 0.3),
-    LabelBox(classID: 2, centreX: 0.2, centreY: 0.6, width: 0.05, height: 0.1),
+    LabelBox(classID: 2, centreX: 0.2, centreY: 0.6, width: 0.05, height: 0.1, score: 0.87),
   ]
 
-  /// Windows tools write CRLF; Swift reads "\r\n" as one character.
+  /// Windows tools write CRLF; Swift reads "\r\n" as one character. A sixth field is the
+  /// detector's score.
   @Test(arguments: ["\n", "\r\n", "\r"])
   func parse_readsEveryLineEnding(ending: String) throws {
     let text = ["9 0.5 0.25 0.1 0.3", "2 0.2 0.6 0.05 0.1 0.87", ""].joined(separator: ending)

@@ -6,8 +6,11 @@ public enum RegionSource: Sendable, Equatable {
   case wholeImage
   /// The same rectangle in every image (clipped to it).
   case fixed(PixelRegion)
-  /// Boxes of class `classID` from the YOLO label file named like the image in `folder`.
-  case labels(folder: String, classID: Int)
+  /// Boxes of class `classID` from the YOLO label file named like the image in `folder`,
+  /// those with a score below `minimumScore` left out (boxes with none are kept).
+  case labels(folder: String, classID: Int, minimumScore: Double? = nil)
+  /// The boxes a detector's output file gives the image (`DetectorBoxes`).
+  case boxes(DetectorBoxes)
   /// The lights `finder` finds in the whole image, each read by its lit lamp.
   case foundLights(LampFinder)
   /// An image of at most `largestCrop` pixels is the crop of one light (`wholeImage`); a

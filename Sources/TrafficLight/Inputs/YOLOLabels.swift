@@ -13,9 +13,14 @@ public struct LabelBox: Sendable, Equatable, Hashable {
   public var width: Double
   /// The box's height, as a fraction of the image's.
   public var height: Double
+  /// The detector's confidence, from a sixth field; nil when there is none.
+  public var score: Double?
 
   /// A box in YOLO's normalised form.
-  public init(classID: Int, centreX: Double, centreY: Double, width: Double, height: Double) {
+  public init(
+    classID: Int, centreX: Double, centreY: Double, width: Double, height: Double, score: Double? = nil
+  ) {
+    self.score = score
     self.classID = classID
     self.centreX = centreX
     self.centreY = centreY
@@ -38,12 +43,15 @@ public struct LabelBox: Sendable, Equatable, Hashable {
 public enum LabelError: Error, Sendable, Equatable, CustomStringConvertible {
   case unreadable(path: String, reason: String)
   case malformed(path: String, line: Int, reason: String)
+  /// Detection `index` (from 1) of a detector's JSON file is not one.
+  case badDetection(path: String, index: Int, reason: String)
 
   /// The label file, the line when it is one line's fault, and the reason.
   public var description: String {
     switch self {
-    case .unreadable(let path, let reason): "\(path): cannot read labels: \(reason)"
+    case .unreadable(let path, let reason): "\(path): cannot read its boxes: \(reason)"
     case .malformed(let path, let line, let reason): "\(path):\(line): \(reason)"
+    case .badDetection(let path, let index, let reason): "\(path): detection \(index): \(reason)"
     }
   }
 }
@@ -78,7 +86,8 @@ public enum YOLOLabels {
 
   /// The boxes in `text`; `path` names the file in errors. Lines end with LF, CRLF or CR
   /// (Swift reads CRLF as one character, which a split on LF alone never splits); blank
-  /// lines are ignored; a sixth field (a detector's confidence) is allowed and ignored.
+  /// lines are ignored; a sixth field is the detector's confidence (`score`; a field that is
+  /// not a finite number is ignored).
   public static func parse(_ text: String, path: String) throws(LabelError) -> [LabelBox] {
     var boxes: [LabelBox] = []
     for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
@@ -100,9 +109,11 @@ public enum YOLOLabels {
         }
         numbers.append(value)
       }
+      let score = fields.count == 6 ? Double(fields[5]).flatMap { $0.isFinite ? $0 : nil } : nil
       boxes.append(
         LabelBox(
-          classID: classID, centreX: numbers[0], centreY: numbers[1], width: numbers[2], height: numbers[3]))
+          classID: classID, centreX: numbers[0], centreY: numbers[1], width: numbers[2], height: numbers[3],
+          score: score))
     }
     return boxes
   }

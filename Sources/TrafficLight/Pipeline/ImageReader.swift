@@ -66,19 +66,27 @@ public struct ImageReader: Sendable {
     _ path: String, bytes given: [UInt8]?, reservingPerPixel extra: Int, then finish: (ImageReading) -> T
   ) -> T {
     var boxes: [LabelBox] = []
+    var detected: [DetectorBox] = []
     var region: PixelRegion? = nil
     switch regions {
     case .wholeImage, .foundLights, .framesOrCrops: break
     case .fixed(let fixed): region = fixed
-    case .labels(let folder, let classID):
+    case .labels(let folder, let classID, let minimumScore):
       do {
         boxes = try YOLOLabels.load(YOLOLabels.labelPath(forImage: path, in: folder)).filter {
-          $0.classID == classID
+          $0.classID == classID && (minimumScore == nil || $0.score == nil || $0.score! >= minimumScore!)
         }
       } catch {
         return finish(ImageReading(path: path, outcome: .failure(.labels(error))))
       }
+    case .boxes(let table):
+      do {
+        detected = try table.boxes(forImage: path)
+      } catch {
+        return finish(ImageReading(path: path, outcome: .failure(.labels(error))))
+      }
     }
+    let boxCount = boxes.count + detected.count
     let decoded: DecodedImage
     var reserved = 0
     defer { if reserved > 0 { budget?.release(reserved) } }
@@ -95,16 +103,16 @@ public struct ImageReader: Sendable {
       if case .framesOrCrops = regions { size = try decoder.displayedSize(of: bytes, name: path) }
       if let budget {
         var needed = max(1, decoder.estimatedMemory(of: bytes))
-        if extra > 0 || !boxes.isEmpty, size == nil {
+        if extra > 0 || boxCount > 0, size == nil {
           size = try? decoder.displayedSize(of: bytes, name: path)
         }
-        if extra > 0 || !boxes.isEmpty, let size {
+        if extra > 0 || boxCount > 0, let size {
           let pixels = size.width * size.height
-          needed += extra * pixels + boxes.count * bytesPerBox
+          needed += extra * pixels + boxCount * bytesPerBox
           if keepingMaps {
-            needed += boxes.reduce(0) { total, box in
-              let region = box.region(imageWidth: size.width, imageHeight: size.height)
-              return total + min(pixels, max(0, region.width) * max(0, region.height))
+            let regions = boxes.map { $0.region(imageWidth: size.width, imageHeight: size.height) }
+            needed += (regions + detected.map(\.region)).reduce(0) { total, region in
+              total + min(pixels, max(0, region.width) * max(0, region.height))
             }
           }
         }
@@ -126,14 +134,20 @@ public struct ImageReader: Sendable {
       return finish(ImageReading(path: path, outcome: .failure(.decode(error))))
     }
     let readings: [RegionReading]
-    if case .labels = regions {
+    switch regions {
+    case .labels:
       let image = decoded.pixels
       readings = boxes.map { box in
         let region = box.region(imageWidth: image.width, imageHeight: image.height)
         return RegionReading(
           box: box, result: pipeline.classify(image, region: region, keepingMap: keepingMaps))
       }
-    } else {
+    case .boxes:
+      readings = detected.map { box in
+        RegionReading(
+          box: nil, result: pipeline.classify(decoded.pixels, region: box.region, keepingMap: keepingMaps))
+      }
+    default:
       readings = [RegionReading(box: nil, result: pipeline.classify(decoded, keepingMap: keepingMaps))]
     }
     return finish(ImageReading(path: path, outcome: .success(readings), damage: decoded.damage))
