@@ -17,7 +17,12 @@ struct CommandOptions: Equatable {
   var orientation: Orientation?
   var roi: PixelRegion?
   var labels: String?
-  var labelClass = 9
+  /// `--boxes`: a detector's output file (CSV or COCO results JSON).
+  var boxes: String?
+  /// `--label-class`; nil for the format's traffic light (9 in YOLO files, 10 in COCO JSON).
+  var labelClass: Int?
+  /// `--min-box-score`: boxes scoring less are left out.
+  var minBoxScore: Double?
   /// Search each image for its lights (`LampFinder`) instead of reading it as one light.
   var findsLights = false
   /// Read each image as one light, even a large one (by default those are searched).
@@ -90,6 +95,8 @@ struct CommandOptions: Equatable {
       case ("--orientation", _): options.orientation = try Orientation.parsed(try value())
       case ("--roi", _): options.roi = try region(try value())
       case ("--labels", _): options.labels = try value()
+      case ("--boxes", _): options.boxes = try value()
+      case ("--min-box-score", _): options.minBoxScore = try number(name, try value(), in: 0...1)
       case ("--find-lights", _): options.findsLights = true
       case ("--whole-image", _): options.readsWhole = true
       case ("--light-confidence", _): options.lightConfidence = try number(name, try value(), in: 0...1)
@@ -139,11 +146,22 @@ struct CommandOptions: Equatable {
       }
     }
     if options.help { return options }
-    if options.roi != nil && options.labels != nil {
-      throw CommandError("--roi and --labels cannot be used together")
+    let given = [
+      ("--roi", options.roi != nil), ("--labels", options.labels != nil), ("--boxes", options.boxes != nil),
+    ]
+    .filter(\.1).map(\.0)
+    if given.count > 1 {
+      throw CommandError(
+        "\(given.joined(separator: " and ")) cannot be used together: each says where the lights are")
     }
-    if options.findsLights && (options.roi != nil || options.labels != nil) {
-      throw CommandError("--find-lights searches whole images: it cannot be used with --roi or --labels")
+    if options.findsLights && !given.isEmpty {
+      throw CommandError("--find-lights searches whole images: it cannot be used with \(given[0])")
+    }
+    if options.labels == nil && options.boxes == nil
+      && (options.minBoxScore != nil || options.labelClass != nil)
+    {
+      throw CommandError(
+        "--min-box-score and --label-class choose among boxes: they need --labels or --boxes")
     }
     if (options.maskChanges || options.maskFormat != .png) && options.mask == nil {
       throw CommandError("--mask-changes and --mask-format need --mask DIR")

@@ -29,9 +29,20 @@ enum ImageCommand {
                                the light finder look for those heads only (in frames,
                                and in crops with default's litLamp locator)
       --roi X,Y,W,H            read only this rectangle of each image, in pixels (clipped)
-      --labels DIR             YOLO boxes (class cx cy w h, normalised) in DIR/NAME.txt for
-                               image NAME.jpg; each box of the chosen class is read
-      --label-class N          the box class to read (default 9, COCO's traffic light)
+      --labels DIR             YOLO boxes (class cx cy w h [score], normalised) in
+                               DIR/NAME.txt for image NAME.jpg; each box of the chosen
+                               class is read
+      --boxes FILE             a detector's boxes, each read: a CSV of
+                               file,xmin,ymin,xmax,ymax[,score] (pixels; a header may name
+                               the columns in any order), or COCO results JSON (a list of
+                               detections with file_name or image_id, bbox as x,y,w,h in
+                               pixels, category_id, score; or an object with 'images' and
+                               'annotations'). A file names its image by the path's last
+                               parts: a.jpg or drive/a.jpg names drive/a.jpg
+      --label-class N          the box class to read (default: the traffic light, 9 in
+                               YOLO files, 10 in COCO JSON)
+      --min-box-score S        leave out boxes scoring under S, 0 to 1 (boxes with no
+                               score are kept)
       --find-lights            search every image for lit traffic lights, as a frame (a
                                dashcam frame, a street photo); the image's colour is the
                                light that matters (the most confident, nearer lights
@@ -147,7 +158,7 @@ enum ImageCommand {
 
       In text and csv the state changes are summarised on stderr; a flashing light's smoothed
       colour is marked (yellow* in text, "yellow flashing" in csv, "flashing":true in jsonl).
-      A frame that cannot be read, or (with --labels) has no box of the chosen class, says
+      A frame that cannot be read, or (with --labels or --boxes) has no box, says
       nothing of the light (the vote counts it unknown); with several boxes, the largest
       drives the smoothing. Exit status as for classify.
 
@@ -183,10 +194,10 @@ enum ImageCommand {
           guard FileManager.default.fileExists(atPath: folder) else {
             throw CommandError("\(folder): no such file or folder")
           }
-          if options.mask != nil || options.labels != nil || options.roi != nil {
+          if options.mask != nil || options.labels != nil || options.boxes != nil || options.roi != nil {
             throw CommandError(
-              "\(folder) is a video: --mask, --labels and --roi read folders of frames (extract them with ffmpeg)"
-            )
+              "\(folder) is a video: --mask, --labels, --boxes and --roi read folders of frames "
+                + "(extract them with ffmpeg)")
           }
           if let real = realPath(folder) {
             if let earlier = named[real] {
@@ -227,7 +238,32 @@ enum ImageCommand {
       guard FileManager.default.isDirectory(labels) else {
         throw CommandError("--labels: \(labels) is not a folder")
       }
-      regions = .labels(folder: labels, classID: options.labelClass)
+      regions = .labels(folder: labels, classID: options.labelClass ?? 9, minimumScore: options.minBoxScore)
+    }
+    var boxFaults = 0
+    if let file = options.boxes {
+      let table: DetectorBoxes
+      do {
+        table = try DetectorBoxes.load(
+          file, category: options.labelClass ?? DetectorBoxes.cocoTrafficLight,
+          minimumScore: options.minBoxScore)
+      } catch {
+        throw CommandError("--boxes: \(error.description)")
+      }
+      regions = .boxes(table)
+      // Entries that name no image cannot be any image's error: said here, and the run fails.
+      for fault in table.unplaced.prefix(10) { console.err("Error: \(terminalSafe(fault.description))") }
+      if table.unplaced.count > 10 {
+        console.err("Error: \(table.unplaced.count - 10) more like these in \(terminalSafe(file))")
+      }
+      boxFaults = table.unplaced.count
+      // A name that matches no input is most often a path written another way: said once.
+      let unmatched = options.shard == .all ? table.namesMatchingNone(of: images) : []
+      if let first = unmatched.first {
+        console.err(
+          "Warning: \(terminalSafe(file)): \(unmatched.count) of the \(table.names.count) images it names "
+            + "\(unmatched.count == 1 ? "is" : "are") not among the images read (\(terminalSafe(first)))")
+      }
     }
     if options.findsLights { regions = .foundLights(finder) }
     try refuseOverwritingInputs(options, images: images)
@@ -282,7 +318,7 @@ enum ImageCommand {
       showsRegions: regions != .wholeImage, countsPoints: !profile.decider.readsPixels)
     if let header = formatter.header { console.out(header) }
 
-    var failed = false
+    var failed = boxFaults > 0
     var failures = 0
     var stopped = false
     var sequence: SequenceClassifier? = nil
@@ -561,12 +597,15 @@ enum ImageCommand {
   private static func rows(
     for reading: ImageReading, step: SequenceStep?, _ options: CommandOptions, _ formatter: ReportFormatter
   ) -> [ResultRow] {
-    let noBox = "no box of class \(options.labelClass)"
+    let noBox =
+      (options.boxes != nil ? "no box in \(options.boxes!)" : "no box of class \(options.labelClass ?? 9)")
+      + (options.minBoxScore.map { " scoring at least \($0)" } ?? "")
     let (frame, smoothed) = (step?.frame, step?.smoothed)
     // How the image was read, said on every row.
     let read =
       reading.searchedForLights
-      ? "frame" : options.labels != nil ? "box" : options.roi != nil ? "region" : "crop"
+      ? "frame"
+      : options.labels != nil || options.boxes != nil ? "box" : options.roi != nil ? "region" : "crop"
     /// A row of `result`: its colour, confidence, what named it, its points when it counted
     /// any, and why it names no colour.
     func row(_ result: FrameResult, region: PixelRegion?) -> ResultRow {
@@ -608,7 +647,7 @@ enum ImageCommand {
         ]
       }
       var framed = row(primary.result, region: formatter.showsRegions ? primary.result.region : nil)
-      if options.labels != nil { framed.boxes = regions }
+      if options.labels != nil || options.boxes != nil { framed.boxes = regions }
       return [framed]
     case .success(let regions) where regions.isEmpty:
       return [ResultRow(path: reading.path, read: read, color: .unknown, note: noBox, damage: reading.damage)]
