@@ -47,9 +47,15 @@ extension StudyCommand {
       console.out(line.closed)
     default:
       let perFrame = frames == 0 ? 0 : Double(report.falseLights) / Double(frames)
+      // Dark lights are not lights to find: said, so that the counts add up.
+      let dark = report.outcomes.reduce(0) { $0 + $1.frame.boxes.filter { $0.color == nil }.count }
+      let darkNote =
+        dark == 0
+        ? ""
+        : ", and \(dark) dark \(dark == 1 ? "one" : "ones") left out (labelled unknown; a light found there and read unknown is not false)"
       console.out(
         """
-        \(folder): \(frames) frames, \(report.labelled) labelled lit boxes
+        \(folder): \(frames) frames, \(report.labelled) labelled lit boxes\(darkNote)
         lights found: \(found) of \(report.labelled) (\(share(found, report.labelled)))
         false lights: \(report.falseLights) (\(String(format: "%.3f", perFrame)) per frame; \
         \(report.secondLights) of them on a labelled light found already)
@@ -130,10 +136,18 @@ extension StudyCommand {
   }
 
   /// The labelled boxes not found, the lights found with no box, and the found lights read
-  /// in another colour than their label, of one frame.
+  /// in another colour than their label (a dark box's light read as a colour), of one frame.
   private static func misses(_ outcome: FrameEvaluator.Outcome) -> [FrameMiss] {
     var misses: [FrameMiss] = []
-    for (box, match) in zip(outcome.frame.boxes, outcome.matches) where box.color != nil {
+    for (box, match) in zip(outcome.frame.boxes, outcome.matches) {
+      if box.color == nil {
+        // A dark light is not a light to find; found, it should read unknown (a false light
+        // of the counts when it does not).
+        if let match, outcome.lights[match].color != .unknown {
+          misses.append(FrameMiss(kind: "color", box: box.box, label: box.label, read: outcome.lights[match]))
+        }
+        continue
+      }
       if let match {
         let light = outcome.lights[match]
         if light.color != box.color {

@@ -153,10 +153,13 @@ import TrafficLightTestSupport
   @Test func evaluate_boxedFrames_reportsFoundFalseAndColours() throws {
     let folder = try boxedFramesFolder(
       [("a.png", syntheticFrame([(.red, 30, 40), (.green, 250, 50)])), ("b.png", syntheticFrame())],
-      boxes: "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\nb.png,yellow,100,40,130,130\n")
+      boxes:
+        "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\nb.png,yellow,100,40,130,130\n"
+        + "b.png,unknown,200,40,230,130\n")
     let text = try traffic("evaluate", folder)
     #expect(text.status == 0)
-    #expect(text.stdout.contains("\(folder): 2 frames, 2 labelled lit boxes"))
+    // The dark box, with no light there, is neither found nor missed.
+    #expect(text.stdout.contains("\(folder): 2 frames, 2 labelled lit boxes, and 1 dark one left out"))
     #expect(text.stdout.contains("lights found: 1 of 2 (50.0%)"))
     #expect(
       text.stdout.contains("false lights: 1 (0.500 per frame; 0 of them on a labelled light found already)"))
@@ -171,6 +174,7 @@ import TrafficLightTestSupport
     #expect(misses.contains("\(folder)/frames/b.png: yellow box at 100,40 30x90 not found"), "\(misses)")
     #expect(misses.contains("\(folder)/frames/a.png: green light found at "), "\(misses)")
     #expect(misses.contains("no box there"))
+    #expect(!misses.contains("unknown box"))
     let json = try jsonObjects(try traffic("evaluate", "--format", "jsonl", "--misses", folder).stdout)
     #expect(json.count == 1)
     #expect(json[0]["found"] as? Int == 1 && json[0]["falseLights"] as? Int == 1)

@@ -42,6 +42,7 @@ import TrafficLightKernels
       #expect(matches == referenceMatch(lights, boxes), "trial \(trial)")
       let outcome = FrameEvaluator.Outcome(
         frame: BoxedFrame(path: "f.jpg", boxes: boxes), lights: lights, matches: matches)
+      // Every box here has a colour: a light is false when it found none.
       #expect(outcome.falseLights == lights.indices.filter { !matches.contains($0) }.count, "trial \(trial)")
       let second = lights.indices.filter { index in
         !matches.contains(index)
@@ -49,6 +50,36 @@ import TrafficLightKernels
       }.count
       #expect(outcome.secondLights == second, "trial \(trial)")
     }
+  }
+
+  /// A dark light (a box labelled `unknown`) is not a light to find: unfound, it is not
+  /// missed; found and read `unknown`, it is not a false light; found and read as a colour,
+  /// it is one.
+  @Test func darkBoxes_areNeitherMissedNorFalse_whenReadUnknown() {
+    let dark = LabelledBox(
+      kind: .light, label: "unknown", box: PixelRegion(x: 0, y: 0, width: 30, height: 90))
+    let lit = LabelledBox(kind: .light, label: "red", box: PixelRegion(x: 100, y: 0, width: 30, height: 90))
+    let frame = BoxedFrame(path: "f.jpg", boxes: [dark, lit])
+    func light(at x: Int, _ color: SignalColor) -> FoundLight {
+      let box = PixelRegion(x: x, y: 0, width: 30, height: 90)
+      return FoundLight(box: box, lamp: box, color: color, confidence: 0.9, orientation: .vertical)
+    }
+    func report(_ lights: [FoundLight]) -> FrameEvaluator.Report {
+      var report = FrameEvaluator.Report()
+      report.outcomes = [
+        FrameEvaluator.Outcome(
+          frame: frame, lights: lights, matches: FrameEvaluator.match(lights, to: frame.boxes))
+      ]
+      return report
+    }
+    let unfound = report([light(at: 100, .red)])
+    #expect(unfound.labelled == 1 && unfound.found == 1 && unfound.falseLights == 0)
+    let readUnknown = report([light(at: 100, .red), light(at: 0, .unknown)])
+    #expect(readUnknown.found == 1 && readUnknown.falseLights == 0)
+    #expect(readUnknown.coverage(at: [0.5]).first?.falseLights == 0)
+    let readRed = report([light(at: 100, .red), light(at: 0, .red)])
+    #expect(readRed.found == 1 && readRed.falseLights == 1)
+    #expect(readRed.coverage(at: [0.5]).first?.falseLights == 1)
   }
 
   /// 100,000 boxes and 4,389 lights on one frame are matched (the plain loop took 52 s).

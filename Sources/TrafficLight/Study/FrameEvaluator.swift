@@ -33,11 +33,10 @@ public struct FrameEvaluator: Sendable {
     /// How the frame's light is chosen among `lights`: the finder's.
     public var choice = LightChoice()
 
-    /// Found lights that match no labelled box.
-    public var falseLights: Int {
-      let matched = Set(matches.compactMap { $0 })
-      return lights.indices.filter { !matched.contains($0) }.count
-    }
+    /// Found lights that match no labelled box with a colour, leaving out those on a dark
+    /// box (labelled `unknown`) that read `unknown`: a dark light is not a light to find, and
+    /// `unknown` is its right reading; read as a colour, it is a false light.
+    public var falseLights: Int { FrameEvaluator.falseLights(lights, matches: matches, boxes: frame.boxes) }
 
     /// The false lights that lie on a labelled box another light found: one light seen
     /// twice, not a light where there is none.
@@ -131,7 +130,7 @@ public struct FrameEvaluator: Sendable {
             found += 1
             if box.color == .red && kept[match].color == .green { redReadGreen += 1 }
           }
-          falseLights += kept.indices.filter { !matches.contains($0) }.count
+          falseLights += FrameEvaluator.falseLights(kept, matches: matches, boxes: outcome.frame.boxes)
         }
         return Coverage(
           minimumConfidence: threshold, found: found, falseLights: falseLights, redReadGreen: redReadGreen)
@@ -203,6 +202,18 @@ public struct FrameEvaluator: Sendable {
         return (frame, [], error.description)
       }
     }
+  }
+
+  /// The false lights among `lights`, matched to `boxes` as `matches` says
+  /// (`Outcome.falseLights`).
+  static func falseLights(_ lights: [FoundLight], matches: [Int?], boxes: [LabelledBox]) -> Int {
+    var (lit, dark) = (Set<Int>(), Set<Int>())
+    for (box, match) in zip(boxes, matches) {
+      guard let match else { continue }
+      if box.color != nil { lit.insert(match) } else { dark.insert(match) }
+    }
+    return lights.indices.filter { !lit.contains($0) && !(dark.contains($0) && lights[$0].color == .unknown) }
+      .count
   }
 
   /// For each labelled box, the most confident light that found it: a light finds a housing
