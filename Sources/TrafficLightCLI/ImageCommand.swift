@@ -486,27 +486,18 @@ enum ImageCommand {
           // 8 bytes a pixel); what is kept for the output has no maps, pictures or points.
           return reader.read(images[i], reservingPerPixel: maskNames == nil || options.maskChanges ? 0 : 8) {
             reading in
-            var problems =
+            let masks =
               options.maskChanges
               ? [] : maskNames.map { writeMasks(of: reading, named: $0[i], as: options.maskFormat) } ?? []
-            if let folder = options.review, case .success = reading.outcome,
-              let pixels = try? decoder.decode(fileAt: images[i]).pixels
-            {
-              let name = ReviewPage.thumbnailName(segment: 0, index: i)
-              if let problem = ReviewPage.writeThumbnail(
-                of: reading, pixels: pixels, folder: folder, name: name)
-              {
-                problems.append(problem)
-              }
-            }
-            return (reading.forKeeping(), problems)
+            let thumbnail = ReviewPage.writeThumbnail(
+              of: reading, folder: options.review, name: ReviewPage.thumbnailName(segment: 0, index: i)
+            ) { try? decoder.decode(fileAt: images[i]).pixels }
+            return (reading.forKeeping(), masks + thumbnail)
           }
         } consume: { offset, outcome in
           let index = range.lowerBound + offset
           recordingFPS = options.fps
-          if review != nil, case .success = outcome.0.outcome {
-            review?.noteThumbnail(ReviewPage.thumbnailName(segment: 0, index: index), for: outcome.0.path)
-          }
+          review?.noteThumbnail(ReviewPage.thumbnailName(segment: 0, index: index), for: outcome.0)
           let going = take(outcome.0, problems: outcome.1, index: index, recording: inputs[index].recording)
           progress.update(done: index + 1)
           return going
@@ -526,24 +517,14 @@ enum ImageCommand {
           i -> (ImageReading, [String])? in
           guard let bytes = video.frame(i) else { return nil }
           return reader.read(bytes: bytes, name: "\(name)#\(i)") { reading in
-            var problems: [String] = []
-            if let folder = options.review, case .success = reading.outcome,
-              let pixels = try? decoder.decode(bytes, name: reading.path).pixels
-            {
-              let thumbnail = ReviewPage.thumbnailName(segment: segment, index: i)
-              if let problem = ReviewPage.writeThumbnail(
-                of: reading, pixels: pixels, folder: folder, name: thumbnail)
-              {
-                problems.append(problem)
-              }
-            }
+            let problems = ReviewPage.writeThumbnail(
+              of: reading, folder: options.review, name: ReviewPage.thumbnailName(segment: segment, index: i)
+            ) { try? decoder.decode(bytes, name: reading.path).pixels }
             return (reading.forKeeping(), problems)
           }
         } consume: { i, outcome in
           guard let (reading, problems) = outcome else { return false }
-          if review != nil, case .success = reading.outcome {
-            review?.noteThumbnail(ReviewPage.thumbnailName(segment: segment, index: i), for: reading.path)
-          }
+          review?.noteThumbnail(ReviewPage.thumbnailName(segment: segment, index: i), for: reading)
           return take(reading, problems: problems, index: nil, recording: path)
         }
         if let problem = video.close() {

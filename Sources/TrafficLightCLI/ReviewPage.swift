@@ -51,23 +51,26 @@ final class ReviewPage {
   /// The file name, in `thumbs/`, of the thumbnail of input `index` of segment `segment`.
   static func thumbnailName(segment: Int, index: Int) -> String { "thumbs/\(segment)-\(index).jpg" }
 
-  /// Writes the thumbnail of `reading` drawn from `pixels` (its decoded image) to
-  /// `folder/name`; returns what went wrong, or nil.
-  static func writeThumbnail(of reading: ImageReading, pixels: RGBImage, folder: String, name: String)
-    -> String?
-  {
-    var lights: [FoundLight] = []
-    if case .success(let regions) = reading.outcome { lights = regions.compactMap(\.light) }
+  /// With a review page's `folder`, writes the thumbnail of `reading`, when it succeeded,
+  /// to `folder/name`, drawn from its image as `decode` gives it again; returns what could
+  /// not be written (nothing when there is no page, or the image cannot be decoded again).
+  static func writeThumbnail(
+    of reading: ImageReading, folder: String?, name: String, decode: () -> RGBImage?
+  ) -> [String] {
+    guard let folder, case .success(let regions) = reading.outcome, let pixels = decode() else { return [] }
     do {
-      let jpeg = try ImageEncoder.jpeg(Thumbnail.make(pixels, lights: lights), quality: 85)
-      return AtomicFile.write(jpeg, to: folder + "/" + name, followingLinks: false)
+      let jpeg = try ImageEncoder.jpeg(
+        Thumbnail.make(pixels, lights: regions.compactMap(\.light)), quality: 85)
+      return AtomicFile.write(jpeg, to: folder + "/" + name, followingLinks: false).map { [$0] } ?? []
     } catch {
-      return "cannot write \(folder)/\(name): \(error)"
+      return ["cannot write \(folder)/\(name): \(error)"]
     }
   }
 
-  /// Notes that `path`'s thumbnail is `name`.
-  func noteThumbnail(_ name: String, for path: String) { thumbnails[path] = name }
+  /// Notes that the thumbnail of `reading`, when it succeeded, is `name`.
+  func noteThumbnail(_ name: String, for reading: ImageReading) {
+    if case .success = reading.outcome { thumbnails[reading.path] = name }
+  }
 
   /// Adds a reading of `classify`.
   func add(image row: ResultRow) {
