@@ -200,37 +200,119 @@ func lightCrop(width: Int, height: Int) -> RGBImage {
   return image
 }
 
-/// Each row: its name, whether its work grows with the frame's pixels (so ns/pixel and MP/s
-/// mean something), and what it times.
-let rows: [(name: String, perPixel: Bool, what: String)] = [
-  ("decode", true, "libjpeg-turbo decodes the frame's JPEG (in memory) to RGB"),
-  ("blur", true, "the profile's Gaussian blur over the whole frame"),
-  ("classify", true, "every pixel of the blurred frame classified by hue, saturation and value"),
-  ("blur+classify", true, "the two above, one after the other"),
-  (
-    "decide", false,
-    "the decision from the class map's sample points (or, for fitted, the network on the pixels)"
-  ),
-  ("busyness", true, "the region's busyness (what maximumBusyness asks of a light with no lit lamp)"),
-  ("frame, full blur", true, "the frame read as ONE light's crop, blurring all of it"),
-  (
-    "frame (pipeline path)", false,
-    "the frame read as one light's crop, blurring only the sampled pixels or rows"
-  ),
-  ("decode+frame", true, "decode, then the frame read as one light's crop (what classify does to a crop)"),
-  ("find lights", true, "the frame searched for its lit lights (classify's frames, --find-lights)"),
-  (
-    "decode+find lights", true,
-    "decode (reduced for large JPEGs), search, and the full-size re-read of each light"
-  ),
-  ("turn 90 (EXIF 6)", true, "turning the decoded frame as an EXIF orientation of 6 asks"),
-  ("roi 60x150: decode, crop", true, "a 60x150 --roi by decoding the whole file and cropping"),
-  ("roi 60x150: region decode", false, "the same --roi decoded alone (libjpeg's cropped decode)"),
-  ("decode, paired", true, "decode, timed in turn with the row below"),
-  (
-    "decode+find lights, paired", true,
-    "decode+find lights, timed in turn with decode: the ratio is the search's cost"
-  ),
+/// What a row works on: the tools, made for the profile, and one frame in each form the
+/// rows start from.
+struct Bench {
+  let profile: Profile
+  let pipeline: FramePipeline
+  /// The pipeline blurring the whole frame, not only what it samples.
+  let fullPipeline: FramePipeline
+  let blur: GaussianBlur
+  let classifier: HSVClassifier
+  let decoder: ImageDecoder
+  let finder: LampFinder
+  let image: RGBImage
+  let jpeg: [UInt8]
+  /// The JPEG, as a file.
+  let file: String
+  /// A 60x150 region of interest around the light.
+  let roi: PixelRegion
+  let blurred: RGBImage
+  let map: ClassMap
+}
+
+/// A row of the table: its name, whether its work grows with the frame's pixels (so ns/pixel
+/// and MP/s mean something), what it times, and the work, done once. The two paired rows are
+/// timed in turn with each other, sample by sample.
+struct Row {
+  let name: String
+  let perPixel: Bool
+  let what: String
+  var paired = false
+  let body: @Sendable (Bench) -> Void
+}
+
+let decodeJPEG: @Sendable (Bench) -> Void = { blackHole(try! $0.decoder.decode($0.jpeg).pixels) }
+let decodeAndFind: @Sendable (Bench) -> Void = {
+  blackHole(try! $0.finder.find(inImageData: $0.jpeg, decoder: $0.decoder))
+}
+
+let rows: [Row] = [
+  Row(
+    name: "decode", perPixel: true, what: "libjpeg-turbo decodes the frame's JPEG (in memory) to RGB",
+    body: decodeJPEG),
+  Row(
+    name: "blur", perPixel: true, what: "the profile's Gaussian blur over the whole frame",
+    body: { blackHole($0.blur.apply(to: $0.image)) }),
+  Row(
+    name: "classify", perPixel: true,
+    what: "every pixel of the blurred frame classified by hue, saturation and value",
+    body: { blackHole($0.classifier.classify($0.blurred)) }),
+  Row(
+    name: "blur+classify", perPixel: true, what: "the two above, one after the other",
+    body: { blackHole($0.classifier.classify($0.blur.apply(to: $0.image))) }),
+  Row(
+    name: "decide", perPixel: false,
+    what: "the decision from the class map's sample points (or, for fitted, the network on the pixels)",
+    body: { bench in
+      let whole = PixelRegion(x: 0, y: 0, width: bench.image.width, height: bench.image.height)
+      let profile = bench.profile
+      blackHole(
+        profile.decider.readsPixels
+          ? profile.decide(pixelsOf: whole, in: bench.image)
+          : profile.decide(profile.grid.sample(bench.map), on: profile.grid))
+    }),
+  Row(
+    name: "busyness", perPixel: true,
+    what: "the region's busyness (what maximumBusyness asks of a light with no lit lamp)",
+    body: { bench in
+      blackHole(
+        bench.image.busyness(
+          in: PixelRegion(x: 0, y: 0, width: bench.image.width, height: bench.image.height)))
+    }),
+  Row(
+    name: "frame, full blur", perPixel: true, what: "the frame read as ONE light's crop, blurring all of it",
+    body: { blackHole($0.fullPipeline.classify($0.image)) }),
+  Row(
+    name: "frame (pipeline path)", perPixel: false,
+    what: "the frame read as one light's crop, blurring only the sampled pixels or rows",
+    body: { blackHole($0.pipeline.classify($0.image)) }),
+  Row(
+    name: "decode+frame", perPixel: true,
+    what: "decode, then the frame read as one light's crop (what classify does to a crop)",
+    body: { blackHole($0.pipeline.classify(try! $0.decoder.decode($0.jpeg))) }),
+  Row(
+    name: "find lights", perPixel: true,
+    what: "the frame searched for its lit lights (classify's frames, --find-lights)",
+    body: { blackHole($0.finder.find(in: $0.image)) }),
+  Row(
+    name: "decode+find lights", perPixel: true,
+    what: "decode (reduced for large JPEGs), search, and the full-size re-read of each light",
+    body: decodeAndFind),
+  Row(
+    name: "turn 90 (EXIF 6)", perPixel: true,
+    what: "turning the decoded frame as an EXIF orientation of 6 asks",
+    body: { blackHole(ExifOrientation.rotated90.display($0.image)) }),
+  Row(
+    name: "roi 60x150: decode, crop", perPixel: true,
+    what: "a 60x150 --roi by decoding the whole file and cropping",
+    body: { bench in
+      let image = bench.image
+      blackHole(
+        try! bench.decoder.decode(fileAt: bench.file).pixels.cropped(
+          to: bench.roi.clipped(toWidth: image.width, height: image.height)!))
+    }),
+  Row(
+    name: "roi 60x150: region decode", perPixel: false,
+    what: "the same --roi decoded alone (libjpeg's cropped decode)",
+    body: { blackHole(try! $0.decoder.decode(fileAt: $0.file, region: $0.roi)) }),
+  Row(
+    name: "decode, paired", perPixel: true, what: "decode, timed in turn with the row below", paired: true,
+    body: decodeJPEG),
+  Row(
+    name: "decode+find lights, paired", perPixel: true,
+    what: "decode+find lights, timed in turn with decode: the ratio is the search's cost", paired: true,
+    body: decodeAndFind),
 ]
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
@@ -277,60 +359,23 @@ for (frame, jpeg) in zip(frames, jpegs) {
   let roi = PixelRegion(x: frame.image.width / 2 - 10, y: frame.image.height / 6 - 10, width: 60, height: 150)
   let image = try! decoder.decode(jpeg).pixels
   let blurred = pipeline.blur.apply(to: image)
-  let map = pipeline.classifier.classify(blurred)
+  let bench = Bench(
+    profile: profile, pipeline: pipeline, fullPipeline: fullPipeline, blur: blur, classifier: classifier,
+    decoder: decoder, finder: finder, image: image, jpeg: jpeg, file: file, roi: roi, blurred: blurred,
+    map: pipeline.classifier.classify(blurred))
   let pixels = image.pixelCount
-  let benchmarks: [(String, () -> Void)] = [
-    ("decode", { blackHole(try! decoder.decode(jpeg).pixels) }),
-    ("blur", { blackHole(blur.apply(to: image)) }),
-    ("classify", { blackHole(classifier.classify(blurred)) }),
-    ("blur+classify", { blackHole(classifier.classify(blur.apply(to: image))) }),
-    // The decision from the class map's points, or, for a profile whose decider reads
-    // pixels (`fitted`'s network), from the image's pixels.
-    (
-      "decide",
-      {
-        let whole = PixelRegion(x: 0, y: 0, width: image.width, height: image.height)
-        blackHole(
-          profile.decider.readsPixels
-            ? profile.decide(pixelsOf: whole, in: image)
-            : profile.decide(profile.grid.sample(map), on: profile.grid))
-      }
-    ),
-    // What `maximumBusyness` asks of a light read with no lit lamp behind its colour.
-    (
-      "busyness",
-      { blackHole(image.busyness(in: PixelRegion(x: 0, y: 0, width: image.width, height: image.height))) }
-    ),
-    ("frame, full blur", { blackHole(fullPipeline.classify(image)) }),
-    ("frame (pipeline path)", { blackHole(pipeline.classify(image)) }),
-    ("decode+frame", { blackHole(pipeline.classify(try! decoder.decode(jpeg))) }),
-    // A whole frame searched for its lights (classify --find-lights).
-    ("find lights", { blackHole(finder.find(in: image)) }),
-    ("decode+find lights", { blackHole(try! finder.find(inImageData: jpeg, decoder: decoder)) }),
-    // What a phone photo tagged "turn 90 degrees clockwise" (EXIF 6) adds to its decode.
-    ("turn 90 (EXIF 6)", { blackHole(ExifOrientation.rotated90.display(image)) }),
-    (
-      "roi 60x150: decode, crop",
-      {
-        blackHole(
-          try! decoder.decode(fileAt: file).pixels.cropped(
-            to: roi.clipped(toWidth: image.width, height: image.height)!))
-      }
-    ),
-    ("roi 60x150: region decode", { blackHole(try! decoder.decode(fileAt: file, region: roi)) }),
-  ]
-  for (name, body) in benchmarks where !frame.searchedOnly || name.contains("find lights") {
-    let full = "\(name) \(frame.name)"
+  for row in rows where !row.paired && (!frame.searchedOnly || row.name.contains("find lights")) {
+    let full = "\(row.name) \(frame.name)"
     if let filter = options.filter, !full.contains(filter) { continue }
-    results.append(measure(name, frame: frame.name, pixels: pixels, seconds: options.seconds, body))
+    results.append(
+      measure(row.name, frame: frame.name, pixels: pixels, seconds: options.seconds) { row.body(bench) })
   }
   // The search against the decode it follows, timed in turn (the finder's speed target).
-  let names = ("decode, paired", "decode+find lights, paired")
-  if options.filter.map({ "\(names.1) \(frame.name)".contains($0) }) ?? true {
+  let pair = rows.filter(\.paired)
+  if options.filter.map({ "\(pair[1].name) \(frame.name)".contains($0) }) ?? true {
     results += measurePair(
-      names, frame: frame.name, pixels: pixels, seconds: options.seconds,
-      { blackHole(try! decoder.decode(jpeg).pixels) },
-      { blackHole(try! finder.find(inImageData: jpeg, decoder: decoder)) })
+      (pair[0].name, pair[1].name), frame: frame.name, pixels: pixels, seconds: options.seconds,
+      { pair[0].body(bench) }, { pair[1].body(bench) })
   }
 }
 
