@@ -219,6 +219,11 @@ struct Bench {
   let roi: PixelRegion
   let blurred: RGBImage
   let map: ClassMap
+  /// Two buffers of 3 bytes a pixel of the frame, written before timing (so their pages are
+  /// mapped): the roofline rows copy one to the other.
+  let copySource: UnsafeMutableRawPointer
+  let copyTarget: UnsafeMutableRawPointer
+  var pixels: Int { image.width * image.height }
 }
 
 /// A row of the table: its name, whether its work grows with the frame's pixels (so ns/pixel
@@ -237,6 +242,14 @@ let decodeAndFind: @Sendable (Bench) -> Void = {
   blackHole(try! $0.finder.find(inImageData: $0.jpeg, decoder: $0.decoder))
 }
 
+/// A buffer of `bytes`, every page written (the roofline rows' source and target; never
+/// freed: one pair a frame).
+func copyBuffer(bytes: Int) -> UnsafeMutableRawPointer {
+  let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, bytes), alignment: 64)
+  memset(buffer, 0x5A, bytes)
+  return buffer
+}
+
 let rows: [Row] = [
   Row(
     name: "decode", perPixel: true, what: "libjpeg-turbo decodes the frame's JPEG (in memory) to RGB",
@@ -251,6 +264,22 @@ let rows: [Row] = [
   Row(
     name: "blur+classify", perPixel: true, what: "the two above, one after the other",
     body: { blackHole($0.classifier.classify($0.blur.apply(to: $0.image))) }),
+  // The memory limit: a kernel that reads N bytes and writes M cannot beat a copy that
+  // moves as many, (N + M) / 2 bytes read and as many written.
+  Row(
+    name: "copy, blur's bytes", perPixel: true,
+    what: "memcpy of 3 bytes a pixel: what the blur must read (RGB) and write (RGB), its roofline",
+    body: { bench in
+      memcpy(bench.copyTarget, bench.copySource, 3 * bench.pixels)
+      blackHole(bench.copyTarget.load(as: UInt8.self))
+    }),
+  Row(
+    name: "copy, classify's bytes", perPixel: true,
+    what: "memcpy of 2 bytes a pixel: the classifier reads 3 (RGB) and writes 1 (a class), its roofline",
+    body: { bench in
+      memcpy(bench.copyTarget, bench.copySource, 2 * bench.pixels)
+      blackHole(bench.copyTarget.load(as: UInt8.self))
+    }),
   Row(
     name: "decide", perPixel: false,
     what: "the decision from the class map's sample points (or, for fitted, the network on the pixels)",
@@ -362,7 +391,8 @@ for (frame, jpeg) in zip(frames, jpegs) {
   let bench = Bench(
     profile: profile, pipeline: pipeline, fullPipeline: fullPipeline, blur: blur, classifier: classifier,
     decoder: decoder, finder: finder, image: image, jpeg: jpeg, file: file, roi: roi, blurred: blurred,
-    map: pipeline.classifier.classify(blurred))
+    map: pipeline.classifier.classify(blurred), copySource: copyBuffer(bytes: 3 * image.pixelCount),
+    copyTarget: copyBuffer(bytes: 3 * image.pixelCount))
   let pixels = image.pixelCount
   for row in rows where !row.paired && (!frame.searchedOnly || row.name.contains("find lights")) {
     let full = "\(row.name) \(frame.name)"
