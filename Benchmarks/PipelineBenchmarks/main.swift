@@ -31,6 +31,8 @@ struct Options {
   var profile = "default"
   var writeFrames: String?
   var smoothingFrames: Int?
+  /// `--stages`: each frame's search timed stage by stage.
+  var stages = false
 
   static func parse(_ arguments: [String]) -> Options {
     var options = Options()
@@ -52,6 +54,7 @@ struct Options {
         setenv(KernelLevel.environmentVariable, value, 1)
       case "--write-frames": options.writeFrames = rest.popFirst()
       case "--smoothing": options.smoothingFrames = rest.popFirst().flatMap { Int($0) }
+      case "--stages": options.stages = true
       case "--list":
         // The rows and the frames, each with what it measures.
         print("rows (each runs on every frame; 1080p-3-lights runs the finder's rows only):")
@@ -83,6 +86,8 @@ struct Options {
                  PipelineBenchmarks --levels             (the kernel levels this CPU runs)
                  PipelineBenchmarks --smoothing FRAMES   (each smoother over a recording of FRAMES
                                                           readings: time, and the peak memory it adds)
+                 PipelineBenchmarks --stages [--seconds S] [--filter FRAME]
+                                                         (each frame's search, stage by stage)
           """)
         exit(0)
       default:
@@ -377,6 +382,10 @@ var fullPipeline = pipeline
 fullPipeline.usesFullFrame = true
 let decoder = ImageDecoder()
 let finder = LampFinder()
+if options.stages {
+  benchmarkStages(frames: frames, jpegs: jpegs, seconds: options.seconds)
+  exit(0)
+}
 var results: [Result] = []
 let scratch = NSTemporaryDirectory() + "/pipeline-benchmarks-\(getpid())"
 try! FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -518,5 +527,63 @@ func benchmarkSmoothing(frames: Int, runs: Int) {
         + String(
           format: "%10.1f   %14.0f   %22.1f", Double(median) / 1e6, Double(median) / Double(frames),
           Double(added) / 1e6))
+  }
+}
+
+/// Each frame's search (`decode+find lights`) stage by stage: the median over runs of each
+/// stage's time in a run, its share of the median run, and the median of the same search
+/// untimed, run in turn with it (what the timing itself costs).
+func benchmarkStages(
+  frames: [(name: String, image: RGBImage, searchedOnly: Bool)], jpegs: [[UInt8]], seconds: Double
+) {
+  let decoder = ImageDecoder()
+  let finder = LampFinder()
+  print("kernel level \(KernelLevel.best.rawValue); each frame's search (decode+find lights), stage by stage")
+  for (frame, jpeg) in zip(frames, jpegs) {
+    if let filter = options.filter, !frame.name.contains(filter) { continue }
+    var perStage: [String: [Double]] = [:]
+    var order: [String] = []
+    var timedRuns: [Double] = []
+    var untimedRuns: [Double] = []
+    let start = Date()
+    while timedRuns.count < 15 || Date().timeIntervalSince(start) < seconds {
+      let clock = StageClock()
+      let t0 = Date()
+      blackHole(try! finder.searched(inImageData: jpeg, name: frame.name, decoder: decoder, clock: clock))
+      timedRuns.append(Date().timeIntervalSince(t0) * 1e6)
+      for (name, nanoseconds) in clock.stages {
+        if perStage[name] == nil { order.append(name) }
+        perStage[name, default: []].append(Double(nanoseconds) / 1000)
+      }
+      let t1 = Date()
+      blackHole(try! finder.searched(inImageData: jpeg, name: frame.name, decoder: decoder))
+      untimedRuns.append(Date().timeIntervalSince(t1) * 1e6)
+    }
+    func median(_ values: [Double]) -> Double {
+      let sorted = values.sorted()
+      return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+    let total = median(timedRuns)
+    print("\n\(frame.name) (\(timedRuns.count) runs)")
+    print("  stage".padding(toLength: 46, withPad: " ", startingAt: 0) + "p50 (us)   share")
+    for name in order {
+      // A stage absent from a run took no time in it.
+      let values = perStage[name]! + Array(repeating: 0, count: timedRuns.count - perStage[name]!.count)
+      let p50 = median(values)
+      print(
+        "  " + name.padding(toLength: 44, withPad: " ", startingAt: 0)
+          + String(format: "%8.1f  %5.1f%%", p50, 100 * p50 / total))
+    }
+    let summed = order.reduce(0) { $0 + median(perStage[$1]!) }
+    let rest = max(0, total - summed)
+    print(
+      "  " + "the rest (between the stages)".padding(toLength: 44, withPad: " ", startingAt: 0)
+        + String(format: "%8.1f  %5.1f%%", rest, 100 * rest / total))
+    print(
+      "  " + "the run, timed".padding(toLength: 44, withPad: " ", startingAt: 0)
+        + String(format: "%8.1f", total))
+    print(
+      "  " + "the run, untimed (in turn)".padding(toLength: 44, withPad: " ", startingAt: 0)
+        + String(format: "%8.1f", median(untimedRuns)))
   }
 }

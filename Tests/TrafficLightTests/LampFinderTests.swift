@@ -321,6 +321,32 @@ import TrafficLightTestSupport
     #expect(lights[0].color == .red)
   }
 
+  /// A large frame's search timed stage by stage finds what it finds untimed, and its clock
+  /// holds every stage: the header, the reduced decode, the search, the full-size decode
+  /// around the light and the second look.
+  @Test func searchTimedByStage_findsTheSame_andTimesEveryStage() throws {
+    var frame = RGBImage(width: 1920, height: 1080, fill: (150, 180, 220))
+    paste(syntheticLight(lit: .green, width: 60, height: 180), into: &frame, x: 700, y: 300)
+    let jpeg = try ImageEncoder.jpeg(frame, quality: 95)
+    let finder = LampFinder()
+    let denominator = finder.searchDenominator(width: 1920, height: 1080)
+    try #require(denominator > 1)
+    let clock = StageClock()
+    let timed = try finder.searched(inImageData: jpeg, name: "f.jpg", decoder: ImageDecoder(), clock: clock)
+    let untimed = try finder.searched(inImageData: jpeg, name: "f.jpg", decoder: ImageDecoder())
+    #expect(timed.lights == untimed.lights && timed.lights.map(\.color) == [.green])
+    let names = clock.stages.map(\.name)
+    for stage in [
+      "header", "decode at 1/\(denominator) scale", "search: blur", "search: classify", "search: lamp plane",
+      "search: evidence", "search: choose", "full-size decode around the lights", "re-read: blur",
+      "re-read: choose",
+    ] {
+      #expect(names.contains(stage), "\(names)")
+    }
+    #expect(clock.stages.allSatisfy { $0.nanoseconds > 0 })
+    #expect(clock.phase == "")
+  }
+
   @Test func findsNothing_withoutALitLampInAHousing() {
     var frame = syntheticFrame()
     // A dark light, a red disc on the sky (no housing: its neighbours are as bright), a grey

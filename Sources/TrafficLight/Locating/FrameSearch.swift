@@ -30,18 +30,31 @@ extension LampFinder {
   /// `find(inImageData:name:decoder:)`, with the full-size pixels the search decoded around
   /// its lights (the whole frame when it was searched at full size; nil when it found none),
   /// so that a caller wanting them too decodes once.
-  func searched(inImageData bytes: [UInt8], name: String, decoder: ImageDecoder) throws(DecodeError) -> (
-    lights: [FoundLight], damage: String?, seen: SeenPixels?
-  ) {
-    let size = try decoder.displayedSize(of: bytes, name: name)
+  ///
+  /// With a `clock`, each stage's time is added to it: the header, the decode, the search's
+  /// own stages (`search: `), the full-size decode around the lights and the second look at
+  /// each (`re-read: `).
+  package func searched(
+    inImageData bytes: [UInt8], name: String, decoder: ImageDecoder, clock: StageClock? = nil
+  ) throws(DecodeError) -> (lights: [FoundLight], damage: String?, seen: SeenPixels?) {
+    clock?.phase = ""
+    let size = try clock.time("header") { () throws(DecodeError) in
+      try decoder.displayedSize(of: bytes, name: name)
+    }
     let denominator = searchDenominator(width: size.width, height: size.height)
     guard denominator > 1 else {
-      let decoded = try decoder.decode(bytes, name: name)
+      let decoded = try clock.time("decode") { () throws(DecodeError) in try decoder.decode(bytes, name: name)
+      }
       let whole = PixelRegion(x: 0, y: 0, width: decoded.pixels.width, height: decoded.pixels.height)
-      return (find(in: decoded.pixels), decoded.damage, SeenPixels(image: decoded.pixels, region: whole))
+      clock?.phase = "search: "
+      let lights = find(in: decoded.pixels, clock: clock)
+      return (lights, decoded.damage, SeenPixels(image: decoded.pixels, region: whole))
     }
-    let (reduced, damage) = try decoder.decodeReduced(bytes, name: name, denominator: denominator)
-    let firsts = find(in: reduced).map { light in
+    let (reduced, damage) = try clock.time("decode at 1/\(denominator) scale") { () throws(DecodeError) in
+      try decoder.decodeReduced(bytes, name: name, denominator: denominator)
+    }
+    clock?.phase = "search: "
+    let firsts = find(in: reduced, clock: clock).map { light in
       light.scaled(by: denominator, toWidth: size.width, height: size.height)
     }
     // Each light's box with a margin of one box on every side, in the image.
@@ -55,7 +68,12 @@ extension LampFinder {
     // top, so that lights' own decodes would repeat it.
     let covering = areas.compactMap { $0 }.reduce(nil as PixelRegion?) { $0?.covering($1) ?? $1 }
     guard let covering else { return (Self.keepingOnePerLight(firsts), damage, nil) }
-    let closer = try decoder.decode(bytes, name: name, region: covering)
+    clock?.phase = ""
+    let closer = try clock.time("full-size decode around the lights") { () throws(DecodeError) in
+      try decoder.decode(bytes, name: name, region: covering)
+    }
+    clock?.phase = "re-read: "
+    defer { clock?.phase = "" }
     guard let region = closer.region else { return (Self.keepingOnePerLight(firsts), damage, nil) }
     var lights: [FoundLight] = []
     for (first, area) in zip(firsts, areas) {
@@ -65,7 +83,7 @@ extension LampFinder {
       }
       let pixels = closer.pixels.cropped(
         to: PixelRegion(x: area.x - region.x, y: area.y - region.y, width: area.width, height: area.height))
-      let second = find(in: pixels).map { $0.moved(by: area.x, area.y) }.first { light in
+      let second = find(in: pixels, clock: clock).map { $0.moved(by: area.x, area.y) }.first { light in
         first.box.holdsCentre(of: light.lamp) && light.color == first.color
       }
       lights.append(second ?? first)

@@ -190,8 +190,16 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// green light's unlit red lens) and drops nothing.
   ///
   /// Complexity: O(pixels * blur radius).
-  public func find(in image: RGBImage) -> [FoundLight] {
-    let patches = candidatesByPatch(in: image)
+  public func find(in image: RGBImage) -> [FoundLight] { find(in: image, clock: nil) }
+
+  /// `find(in:)`, its stages timed on `clock`.
+  package func find(in image: RGBImage, clock: StageClock?) -> [FoundLight] {
+    let patches = candidatesByPatch(in: image, clock: clock)
+    return clock.time("choose") { choose(from: patches) }
+  }
+
+  /// The lights `find(in:)` keeps of the candidates of each patch.
+  private func choose(from patches: [[LampCandidate]]) -> [FoundLight] {
     let chosen = patches.compactMap { patch in patch.first { $0.light.confidence >= minimumConfidence } }
     let reds = patches.joined().filter { candidate in
       candidate.light.color == .red && candidate.light.confidence >= minimumConfidence / 2
@@ -214,7 +222,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
   }
 
   /// The candidates in image pixels, grouped by the patch they were measured from.
-  private func candidatesByPatch(in image: RGBImage) -> [[LampCandidate]] {
+  private func candidatesByPatch(in image: RGBImage, clock: StageClock? = nil) -> [[LampCandidate]] {
     let blur = GaussianBlur(sigma: sigma)
     let bright = HSVClassifier(thresholds: thresholds)
     let dim = dimThresholds.map { HSVClassifier(thresholds: $0) }
@@ -222,28 +230,29 @@ public struct LampFinder: Sendable, Codable, Equatable {
     var level = image
     var scale = 1
     while true {
-      let blurred = blur.apply(to: level)
+      let blurred = clock.time("blur") { blur.apply(to: level) }
       // The two looks share their hues: one pass of the classifier gives both maps. Each
       // look splits its warm patches where its red range ends.
       func plane(_ map: ClassMap, warmSplit: Double) -> LampPlane {
         LampPlane(blurred, classes: map.classes, warmSplit: warmSplit, minimumArea: minimumArea)
       }
-      let planes =
+      let maps = clock.time("classify") {
         dim.map { dim in
           let (brightMap, dimMap) = bright.classify(blurred, alongside: dim)
-          return [
-            plane(brightMap, warmSplit: thresholds.red.upper),
-            plane(dimMap, warmSplit: dim.thresholds.red.upper),
-          ]
-        } ?? [plane(bright.classify(blurred), warmSplit: thresholds.red.upper)]
+          return [(brightMap, thresholds.red.upper), (dimMap, dim.thresholds.red.upper)]
+        } ?? [(bright.classify(blurred), thresholds.red.upper)]
+      }
+      let planes = clock.time("lamp plane") { maps.map { plane($0.0, warmSplit: $0.1) } }
       // The looks share their pixels: where their candidates ask for more pixels than the
       // scale has (a crop whose lamp fills much of it, a frame of many small patches), the
       // squares are read from one summed table of them, one pass over the scale; elsewhere
       // (a frame with a few small lamps) summed where asked.
       let asked = planes.reduce(0) { $0 + $1.pixelsAsked }
-      let table = asked > blurred.width * blurred.height ? SummedTable(blurred) : nil
+      let table = clock.time("evidence") {
+        asked > blurred.width * blurred.height ? SummedTable(blurred) : nil
+      }
       for plane in planes {
-        var candidates = plane.candidates(finder: self, table: table)
+        var candidates = clock.time("evidence") { plane.candidates(finder: self, table: table) }
         for i in candidates.indices {
           for j in candidates[i].indices {
             candidates[i][j].light = candidates[i][j].light.scaled(
@@ -253,7 +262,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
         found += candidates
       }
       if min(level.width, level.height) < smallestHalvedSide || scale >= 1 << halvings { break }
-      level = level.halved()
+      level = clock.time("halve") { level.halved() }
       scale *= 2
     }
     return found
