@@ -65,7 +65,8 @@ enum ImageCommand {
                                in white; with --find-lights, the frame with each light found
                                outlined in its colour and labelled with its confidence
       --review DIR             write DIR/index.html, a page to check the run by eye, with
-                               thumbnails in DIR/thumbs (lights found outlined): for
+                               thumbnails in DIR/thumbs (lights found and boxes read
+                               outlined in the colour read): for
                                classify, every image, unknowns and the least confident
                                first; for sequence, each recording's timeline, each change
                                with the frames around it, the states the smoothing kept

@@ -58,9 +58,19 @@ final class ReviewPage {
     of reading: ImageReading, folder: String?, name: String, decode: () -> RGBImage?
   ) -> [String] {
     guard let folder, case .success(let regions) = reading.outcome, let pixels = decode() else { return [] }
+    // Lights found are outlined; so is each box read (a label's, a detector's, a located
+    // light's housing), in the colour read there, unless it is the whole image.
+    let whole = PixelRegion(x: 0, y: 0, width: pixels.width, height: pixels.height)
+    let outlines = regions.compactMap { region -> FoundLight? in
+      if let light = region.light { return light }
+      guard let box = region.result.region, box != whole else { return nil }
+      return FoundLight(
+        box: box, lamp: region.result.light?.lamp ?? box, color: region.result.color,
+        confidence: region.result.decision.confidence,
+        orientation: region.result.light?.orientation ?? .vertical)
+    }
     do {
-      let jpeg = try ImageEncoder.jpeg(
-        Thumbnail.make(pixels, lights: regions.compactMap(\.light)), quality: 85)
+      let jpeg = try ImageEncoder.jpeg(Thumbnail.make(pixels, lights: outlines), quality: 85)
       return AtomicFile.write(jpeg, to: folder + "/" + name, followingLinks: false).map { [$0] } ?? []
     } catch {
       return ["cannot write \(folder)/\(name): \(error)"]

@@ -81,6 +81,31 @@ import TrafficLightTestSupport
     }
   }
 
+  /// The review page's thumbnails outline each box read in the colour read there.
+  @Test func boxes_areOutlinedOnTheReviewPage() throws {
+    let f = try Self.fixtures()
+    let review = (f.csv as NSString).deletingLastPathComponent + "/review"
+    let run = try traffic("classify", "--boxes", f.csv, "--review", review, f.frames + "/cam_1.png")
+    #expect(run.status == 0, "\(run.stderr)")
+    // A 200x100 frame is its own thumbnail (no whole factor fits it larger in 240x180).
+    let thumbnail = try ImageDecoder().decode(fileAt: review + "/thumbs/0-0.jpg").pixels
+    try #require(thumbnail.width == 200 && thumbnail.height == 100)
+    /// Whether a pixel on the box's left edge, below its lamps, is mostly `channel`.
+    func edge(x: Int, isMostly channel: Int) -> Bool {
+      (45...85).contains { y in
+        (x - 1...x + 1).contains { x in
+          let pixel = thumbnail[x, y]
+          let values = [Int(pixel.0), Int(pixel.1), Int(pixel.2)]
+          // JPEG blurs a line of one pixel: its colour is the one channel well above the others.
+          return values[channel] > 100
+            && values.enumerated().allSatisfy { $0.offset == channel || 2 * $0.element < values[channel] }
+        }
+      }
+    }
+    #expect(edge(x: 20, isMostly: 0))
+    #expect(edge(x: 120, isMostly: 1))
+  }
+
   /// An image with no box says so, with the file and the least score.
   @Test func boxes_noBoxLeft_saysWhy() throws {
     let f = try Self.fixtures()
