@@ -37,8 +37,9 @@ enum ImageCommand {
                                the columns in any order), or COCO results JSON (a list of
                                detections with file_name or image_id, bbox as x,y,w,h in
                                pixels, category_id, score; or an object with 'images' and
-                               'annotations'). A file names its image by the path's last
-                               parts: a.jpg or drive/a.jpg names drive/a.jpg
+                               'annotations'). A file names its image by the last parts
+                               of its absolute path: a.jpg, drive/a.jpg or /data/drive/a.jpg
+                               name drive/a.jpg read in /data
       --label-class N          the box class to read (default: the traffic light, 9 in
                                YOLO files, 10 in COCO JSON)
       --min-box-score S        leave out boxes scoring under S, 0 to 1 (boxes with no

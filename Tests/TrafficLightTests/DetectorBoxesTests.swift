@@ -113,5 +113,12 @@ import TrafficLightKernels
     #expect(boxes.name(forImage: "cam2.png") == nil)
     #expect(try boxes.boxes(forImage: "elsewhere.png") == [])
     #expect(boxes.namesMatchingNone(of: ["/x/left/cam.png"]) == ["./right/cam.png", "cam.png"])
+    // A relative image path is matched as its absolute path: a detector may write those.
+    let cwd = FileManager.default.currentDirectoryPath
+    let absolute = try DetectorBoxes.parseCSV(
+      "\(cwd)/left/cam.png,1,1,5,5\n/elsewhere/cam.png,2,2,6,6\n", path: "b.csv")
+    #expect(absolute.name(forImage: "left/cam.png") == "\(cwd)/left/cam.png")
+    #expect(absolute.name(forImage: "./right/../left/cam.png") == "\(cwd)/left/cam.png")
+    #expect(absolute.name(forImage: "up/cam.png") == nil)
   }
 }

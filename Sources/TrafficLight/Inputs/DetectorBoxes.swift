@@ -28,10 +28,11 @@ public struct DetectorBox: Sendable, Equatable, Hashable {
 /// x, y, width, height in pixels, `category_id` and `score`, each naming its image by
 /// `file_name`, or by `image_id` with an `images` list of `id` and `file_name`).
 ///
-/// An entry names its image by a path whose last components are the image's: `a.jpg` names
-/// `/data/drive/a.jpg`, and so does `drive/a.jpg`; the longest such name wins. A fault in
-/// one entry (a box that is not a box) belongs to the image the entry names: reading that
-/// image fails with it, and the other images are read.
+/// An entry names its image by a path whose last components are those of the image's
+/// absolute path: `a.jpg` names `drive/a.jpg` (read in `/data`), and so do `drive/a.jpg` and
+/// `/data/drive/a.jpg`; the longest such name wins. A fault in one entry (a box that is not
+/// a box) belongs to the image the entry names: reading that image fails with it, and the
+/// other images are read.
 public struct DetectorBoxes: Sendable, Equatable {
   /// The file the boxes came from.
   public let path: String
@@ -330,7 +331,10 @@ public struct DetectorBoxes: Sendable, Equatable {
   /// The name in the file that names the image at `imagePath` (see the type); nil when none
   /// does.
   public func name(forImage imagePath: String) -> String? {
-    let imageParts = Self.components(imagePath)
+    // The image's absolute path: a detector run elsewhere may have written absolute names.
+    let absolute =
+      imagePath.hasPrefix("/") ? imagePath : FileManager.default.currentDirectoryPath + "/" + imagePath
+    let imageParts = Self.components((absolute as NSString).standardizingPath)
     var best: (name: String, length: Int)? = nil
     for name in candidates(named: imageParts.last ?? "") {
       let parts = Self.components(name)
