@@ -247,6 +247,13 @@ let decodeAndFind: @Sendable (Bench) -> Void = {
   blackHole(try! $0.finder.find(inImageData: $0.jpeg, decoder: $0.decoder))
 }
 
+/// A roofline row's work: `bytesPerPixel` bytes a pixel of the frame copied from one of
+/// `bench`'s buffers to the other.
+func copy(_ bench: Bench, bytesPerPixel: Int) {
+  memcpy(bench.copyTarget, bench.copySource, bytesPerPixel * bench.pixels)
+  blackHole(bench.copyTarget.load(as: UInt8.self))
+}
+
 /// A buffer of `bytes`, every page written (the roofline rows' source and target; never
 /// freed: one pair a frame).
 func copyBuffer(bytes: Int) -> UnsafeMutableRawPointer {
@@ -274,17 +281,11 @@ let rows: [Row] = [
   Row(
     name: "copy, blur's bytes", perPixel: true,
     what: "memcpy of 3 bytes a pixel: what the blur must read (RGB) and write (RGB), its roofline",
-    body: { bench in
-      memcpy(bench.copyTarget, bench.copySource, 3 * bench.pixels)
-      blackHole(bench.copyTarget.load(as: UInt8.self))
-    }),
+    body: { copy($0, bytesPerPixel: 3) }),
   Row(
     name: "copy, classify's bytes", perPixel: true,
     what: "memcpy of 2 bytes a pixel: the classifier reads 3 (RGB) and writes 1 (a class), its roofline",
-    body: { bench in
-      memcpy(bench.copyTarget, bench.copySource, 2 * bench.pixels)
-      blackHole(bench.copyTarget.load(as: UInt8.self))
-    }),
+    body: { copy($0, bytesPerPixel: 2) }),
   Row(
     name: "decide", perPixel: false,
     what: "the decision from the class map's sample points (or, for fitted, the network on the pixels)",

@@ -240,7 +240,9 @@ enum ImageCommand {
       guard FileManager.default.isDirectory(labels) else {
         throw CommandError("--labels: \(labels) is not a folder")
       }
-      regions = .labels(folder: labels, classID: options.labelClass ?? 9, minimumScore: options.minBoxScore)
+      regions = .labels(
+        folder: labels, classID: options.labelClass ?? YOLOLabels.trafficLightClass,
+        minimumScore: options.minBoxScore)
     }
     var boxFaults = 0
     if let file = options.boxes {
@@ -581,7 +583,9 @@ enum ImageCommand {
     for reading: ImageReading, step: SequenceStep?, _ options: CommandOptions, _ formatter: ReportFormatter
   ) -> [ResultRow] {
     let noBox =
-      (options.boxes != nil ? "no box in \(options.boxes!)" : "no box of class \(options.labelClass ?? 9)")
+      (options.boxes != nil
+        ? "no box in \(options.boxes!)"
+        : "no box of class \(options.labelClass ?? YOLOLabels.trafficLightClass)")
       + (options.minBoxScore.map { " scoring at least \($0)" } ?? "")
     let (frame, smoothed) = (step?.frame, step?.smoothed)
     // How the image was read, said on every row.

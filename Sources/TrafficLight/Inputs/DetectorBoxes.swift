@@ -92,15 +92,15 @@ public struct DetectorBoxes: Sendable, Equatable {
     var columns = [0, 1, 2, 3, 4, 5]
     var rows = lines[...]
     let headerless: Bool
-    let names = firstLine.fields.map { $0.lowercased() }
-    if names.contains("file") || names.contains("xmin") {
+    let header = firstLine.fields.map { $0.lowercased() }
+    if header.contains("file") || header.contains("xmin") {
       let wanted = ["file", "xmin", "ymin", "xmax", "ymax"]
-      let found = wanted.map { names.firstIndex(of: $0) }
+      let found = wanted.map { header.firstIndex(of: $0) }
       guard found.allSatisfy({ $0 != nil }) else {
         let missing = zip(wanted, found).filter { $0.1 == nil }.map(\.0).joined(separator: ", ")
         throw .malformed(path: path, line: firstLine.number, reason: "the header does not name \(missing)")
       }
-      columns = found.map { $0! } + [names.firstIndex(of: "score") ?? -1]
+      columns = found.map { $0! } + [header.firstIndex(of: "score") ?? -1]
       rows = rows.dropFirst()
       headerless = false
     } else {
@@ -120,7 +120,7 @@ public struct DetectorBoxes: Sendable, Equatable {
           fault(
             headerless
               ? "expected 'file,xmin,ymin,xmax,ymax[,score]', got \(fields.count) fields"
-              : "expected \(names.count) fields, got \(fields.count)"), for: name)
+              : "expected \(header.count) fields, got \(fields.count)"), for: name)
         continue
       }
       var corners: [Double] = []
@@ -324,8 +324,14 @@ public struct DetectorBoxes: Sendable, Equatable {
 
   private mutating func add(_ box: DetectorBox, for name: String, minimumScore: Double?) {
     names.insert(name)
-    if let minimumScore, let score = box.score, score < minimumScore { return }
-    boxes[name, default: []].append(box)
+    if Self.keeps(score: box.score, atLeast: minimumScore) { boxes[name, default: []].append(box) }
+  }
+
+  /// Whether a box scoring `score` is kept when boxes must score `atLeast` (nil: no least
+  /// score); a box with no score is always kept.
+  public static func keeps(score: Double?, atLeast minimum: Double?) -> Bool {
+    guard let score, let minimum else { return true }
+    return score >= minimum
   }
 
   /// The name in the file that names the image at `imagePath` (see the type); nil when none

@@ -58,6 +58,10 @@ public enum LabelError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// YOLO label files: one `.txt` per image, named like the image, one box per line.
 public enum YOLOLabels {
+  /// The class of traffic lights among the 80 COCO classes YOLO models number from 0
+  /// (COCO's own category ids, `DetectorBoxes.cocoTrafficLight`, give it 10).
+  public static let trafficLightClass = 9
+
   /// The label file for `imagePath` in `folder`: the image's file name with `.txt` for its
   /// extension.
   public static func labelPath(forImage imagePath: String, in folder: String) -> String {

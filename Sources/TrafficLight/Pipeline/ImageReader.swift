@@ -74,7 +74,7 @@ public struct ImageReader: Sendable {
     case .labels(let folder, let classID, let minimumScore):
       do {
         boxes = try YOLOLabels.load(YOLOLabels.labelPath(forImage: path, in: folder)).filter {
-          $0.classID == classID && (minimumScore == nil || $0.score == nil || $0.score! >= minimumScore!)
+          $0.classID == classID && DetectorBoxes.keeps(score: $0.score, atLeast: minimumScore)
         }
       } catch {
         return finish(ImageReading(path: path, outcome: .failure(.labels(error))))
@@ -87,6 +87,12 @@ public struct ImageReader: Sendable {
       }
     }
     let boxCount = boxes.count + detected.count
+    /// The boxes to read in an image of `width` x `height`, each with its label box when it
+    /// came from a YOLO file.
+    func placed(_ width: Int, _ height: Int) -> [(label: LabelBox?, region: PixelRegion)] {
+      boxes.map { ($0, $0.region(imageWidth: width, imageHeight: height)) }
+        + detected.map { (nil, $0.region) }
+    }
     let decoded: DecodedImage
     var reserved = 0
     defer { if reserved > 0 { budget?.release(reserved) } }
@@ -110,9 +116,8 @@ public struct ImageReader: Sendable {
           let pixels = size.width * size.height
           needed += extra * pixels + boxCount * bytesPerBox
           if keepingMaps {
-            let regions = boxes.map { $0.region(imageWidth: size.width, imageHeight: size.height) }
-            needed += (regions + detected.map(\.region)).reduce(0) { total, region in
-              total + min(pixels, max(0, region.width) * max(0, region.height))
+            needed += placed(size.width, size.height).reduce(0) { total, box in
+              total + min(pixels, max(0, box.region.width) * max(0, box.region.height))
             }
           }
         }
@@ -135,17 +140,11 @@ public struct ImageReader: Sendable {
     }
     let readings: [RegionReading]
     switch regions {
-    case .labels:
+    case .labels, .boxes:
       let image = decoded.pixels
-      readings = boxes.map { box in
-        let region = box.region(imageWidth: image.width, imageHeight: image.height)
-        return RegionReading(
-          box: box, result: pipeline.classify(image, region: region, keepingMap: keepingMaps))
-      }
-    case .boxes:
-      readings = detected.map { box in
+      readings = placed(image.width, image.height).map { box in
         RegionReading(
-          box: nil, result: pipeline.classify(decoded.pixels, region: box.region, keepingMap: keepingMaps))
+          box: box.label, result: pipeline.classify(image, region: box.region, keepingMap: keepingMaps))
       }
     default:
       readings = [RegionReading(box: nil, result: pipeline.classify(decoded, keepingMap: keepingMaps))]
