@@ -8,6 +8,7 @@ let package = Package(
   name: "traffic-light",
   products: [
     .library(name: "TrafficLight", targets: ["TrafficLight", "TrafficLightKernels"]),
+    .library(name: "TrafficLightStudy", targets: ["TrafficLightStudy"]),
     .executable(name: "traffic-light", targets: ["TrafficLightCLI"]),
   ],
   targets: [
@@ -31,26 +32,33 @@ let package = Package(
     .target(
       name: "TrafficLight", dependencies: ["CImageCodecs", "TrafficLightKernels"],
       resources: [.embedInCode("Profiles/fitted.json")]),
+    // The study of a profile beside the library: labelled folders and recordings, evaluation,
+    // folds, and the calibrator with the values it searches (the search space is the study's,
+    // not the deciders').
+    .target(name: "TrafficLightStudy", dependencies: ["TrafficLight", "TrafficLightKernels"]),
     // The `traffic-light` command: parses arguments, calls the library, formats results.
-    .executableTarget(name: "TrafficLightCLI", dependencies: ["TrafficLight", "TrafficLightKernels"]),
+    .executableTarget(
+      name: "TrafficLightCLI", dependencies: ["TrafficLight", "TrafficLightKernels", "TrafficLightStudy"]),
     // Per-stage timings on 1080p, 480p and crop-sized frames: swift run -c release PipelineBenchmarks
     .executableTarget(
-      name: "PipelineBenchmarks", dependencies: ["TrafficLight", "TrafficLightKernels"],
+      name: "PipelineBenchmarks", dependencies: ["TrafficLight", "TrafficLightKernels", "TrafficLightStudy"],
       path: "Benchmarks/PipelineBenchmarks"),
     // Synthetic images and helpers shared by the test targets.
     .target(
-      name: "TrafficLightTestSupport", dependencies: ["TrafficLight", "TrafficLightKernels"],
+      name: "TrafficLightTestSupport",
+      dependencies: ["TrafficLight", "TrafficLightKernels", "TrafficLightStudy"],
       path: "Tests/TrafficLightTestSupport"),
     .testTarget(
-      name: "TrafficLightKernelsTests", dependencies: ["TrafficLightKernels", "TrafficLight"]),
+      name: "TrafficLightKernelsTests",
+      dependencies: ["TrafficLightKernels", "TrafficLight", "TrafficLightStudy"]),
     .testTarget(
       name: "TrafficLightTests",
-      dependencies: ["TrafficLight", "TrafficLightKernels", "TrafficLightTestSupport"],
+      dependencies: ["TrafficLight", "TrafficLightKernels", "TrafficLightStudy", "TrafficLightTestSupport"],
       // The training script's outputs for the network's tests, read through #filePath.
       exclude: ["Fixtures"]),
     .testTarget(
       name: "TrafficLightCLITests",
-      dependencies: ["TrafficLight", "TrafficLightKernels", "TrafficLightTestSupport"],
+      dependencies: ["TrafficLight", "TrafficLightKernels", "TrafficLightStudy", "TrafficLightTestSupport"],
       // Recorded outputs, read through #filePath.
       exclude: ["Expected"]),
   ]

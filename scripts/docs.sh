@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the library's DocC documentation (the toolchain's docc, no package plugin: the
 # package depends on nothing) into .build/docs/site, warnings as errors, and checks that every
-# public declaration of TrafficLight and TrafficLightKernels has a doc comment.
+# public declaration of TrafficLight, TrafficLightKernels and TrafficLightStudy has a doc comment.
 #
 #   scripts/docs.sh            (about a minute; open .build/docs/site/index.html through a
 #                               web server, or read .build/docs/site/data/documentation)
@@ -22,7 +22,11 @@ echo "DocC: $(find "$site/data/documentation" -name '*.json' | wc -l) pages in $
 python3 - <<'PY'
 import glob, re, sys
 missing = []
-files = glob.glob("Sources/TrafficLight/**/*.swift", recursive=True) + glob.glob("Sources/TrafficLightKernels/*.swift")
+files = (
+    glob.glob("Sources/TrafficLight/**/*.swift", recursive=True)
+    + glob.glob("Sources/TrafficLightKernels/*.swift")
+    + glob.glob("Sources/TrafficLightStudy/*.swift")
+)
 total = 0
 for path in sorted(files):
     lines = open(path).read().split("\n")

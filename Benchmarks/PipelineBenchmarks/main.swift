@@ -23,6 +23,7 @@
 import Foundation
 import TrafficLight
 import TrafficLightKernels
+import TrafficLightStudy
 
 struct Options {
   var json = false

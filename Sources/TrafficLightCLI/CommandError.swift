@@ -1,4 +1,5 @@
 import TrafficLight
+import TrafficLightStudy
 
 /// Why a command stopped before reading its inputs: printed as `Error: ...`.
 struct CommandError: Error, Equatable {

@@ -1,5 +1,6 @@
 import TrafficLight
 import TrafficLightKernels
+import TrafficLightStudy
 
 /// `evaluate`'s report on a folder of whole frames with boxes.
 extension StudyCommand {

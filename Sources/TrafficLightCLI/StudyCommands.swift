@@ -1,5 +1,6 @@
 import Foundation
 import TrafficLight
+import TrafficLightStudy
 
 /// `evaluate` and `calibrate`: measure a profile on labelled images, or fit one to them.
 enum StudyCommand: String {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrafficLight
 import TrafficLightKernels
+import TrafficLightStudy
 import TrafficLightTestSupport
 
 /// A folder of broken files and of valid but unusual images, made from SampleFrames.

@@ -1,6 +1,7 @@
 import Testing
 import TrafficLight  // SeededGenerator
 import TrafficLightKernels
+import TrafficLightStudy
 
 @Suite struct HSVClassifierTests {
   /// Every one of the 2^24 colours, once through the single-pixel call and once through the

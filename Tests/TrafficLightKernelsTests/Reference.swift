@@ -1,6 +1,7 @@
 import Foundation
 import TrafficLight  // SeededGenerator
 import TrafficLightKernels
+import TrafficLightStudy
 
 func randomImage(width: Int, height: Int, seed: UInt64) -> RGBImage {
   var generator = SeededGenerator(seed: seed)

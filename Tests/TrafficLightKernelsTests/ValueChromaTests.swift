@@ -1,6 +1,7 @@
 import Testing
 import TrafficLight  // SeededGenerator
 import TrafficLightKernels
+import TrafficLightStudy
 
 @Suite struct ValueChromaTests {
   /// The sixteen-bytes-at-a-time value and chroma of a row are each pixel's largest channel

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrafficLight
 import TrafficLightKernels
+import TrafficLightStudy
 import TrafficLightTestSupport
 
 /// A region's busyness, and the bound `default` puts on colours named where no lit lamp

@@ -3,6 +3,7 @@ import Testing
 import TrafficLightKernels
 
 @testable import TrafficLight
+@testable import TrafficLightStudy
 
 /// How sure a reading is, the threshold below which it is `unknown`, and accuracy against
 /// coverage.
@@ -137,6 +138,6 @@ import TrafficLightKernels
   @Test func theDefaultProfile_neverAnswersGreen_withARedPointVoting() throws {
     let cascade = try #require(Profile.default.decider as? CascadeDecider)
     #expect(cascade.rule(RedVetoesGreen.self) != nil)
-    #expect(cascade.activeRules.last is RedVetoesGreen)
+    #expect(cascade.rules.last is RedVetoesGreen)
   }
 }

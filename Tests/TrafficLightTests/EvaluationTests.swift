@@ -4,6 +4,7 @@ import TrafficLightKernels
 import TrafficLightTestSupport
 
 @testable import TrafficLight
+@testable import TrafficLightStudy
 
 /// A labelled folder of synthetic lights of several sizes, in red/, yellow/ and green/.
 func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
@@ -190,21 +191,21 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
   @Test func untrainedProfile_isDefaultsStructure_atTheMiddleOfEverySearchedGrid() throws {
     let path = TestPaths.packageRoot.appendingPathComponent("profiles/untrained.json").path
     let untrained = try Profile.named(path)
-    let axes = untrained.tuning
-    #expect(axes.map(\.name) == Profile.default.tuning.map(\.name))
+    let axes = SearchSpace.axes(of: untrained)
+    #expect(axes.map(\.name) == SearchSpace.axes(of: .default).map(\.name))
     for axis in axes {
       #expect(axis.value(of: untrained) == axis.values[axis.values.count / 2], "\(axis.name)")
     }
-    #expect(untrained.tied() == untrained)
+    #expect(SearchSpace.tied(untrained) == untrained)
     var structure = Profile.default
     structure.name = untrained.name
     for axis in axes { structure = axis.setting(axis.value(of: untrained), on: structure) }
-    #expect(structure.tied() == untrained)
+    #expect(SearchSpace.tied(structure) == untrained)
     #expect(untrained.problem == nil)
   }
 
-  @Test func tuning_namesEveryAxisOnce_andSetsWhatItReads() {
-    let axes = Profile.default.tuning
+  @Test func searchSpace_namesEveryAxisOnce_andSetsWhatItReads() {
+    let axes = SearchSpace.axes(of: .default)
     #expect(Set(axes.map(\.name)).count == axes.count)
     #expect(
       axes.map(\.name).filter { $0.contains(".") } == [
@@ -222,21 +223,28 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
   /// degrees (grey-blue sky and housings lie above), and whether a bright third stands out
   /// enough for the fallback is the bounds' after the fit (`lead`, `disc`), so its margin
   /// is only on (0) or off.
-  @Test func tuning_keepsGreenBelowSkyHue_andTheFallbackMarginOnOrOff() throws {
-    let axes = Profile.default.tuning
+  @Test func searchSpace_keepsGreenBelowSkyHue_andTheFallbackMarginOnOrOff() throws {
+    let axes = SearchSpace.axes(of: .default)
     let green = try #require(axes.first { $0.name == "greenUpper" })
     #expect(green.values.max() == 200 && green.values.contains(195))
     let margin = try #require(axes.first { $0.name == "brightnessFallback.margin" })
     #expect(margin.values == [-1, 0])
   }
 
-  @Test func tuning_offValue_switchesTheRuleOff_andBackOn() throws {
-    let margin = try #require(Profile.default.tuning.first { $0.name == "brightnessFallback.margin" })
-    let off = margin.setting(-1, on: .default)
+  /// A rule's `off` value leaves the rule out of the profile built; any other value keeps it
+  /// with that value. The deciders hold no switch of their own.
+  @Test func searchSpace_offValue_leavesTheRuleOut_andAnotherKeepsIt() throws {
+    let axes = SearchSpace.axes(of: .default)
+    let margin = try #require(axes.firstIndex { $0.name == "brightnessFallback.margin" })
+    var values = axes.map { $0.value(of: .default) }
+    values[margin] = -1
+    let off = SearchSpace.profile(.default, values: values, axes: axes)
     let cascade = try #require(off.decider as? CascadeDecider)
     #expect(cascade.rule(BrightnessFallback.self) == nil)
+    #expect(cascade.rules.count == (Profile.default.decider as? CascadeDecider)?.rules.count.advanced(by: -1))
     #expect(!String(decoding: off.json(), as: UTF8.self).contains("brightnessFallback"))
-    let on = margin.setting(0.05, on: off)
+    values[margin] = 0.05
+    let on = SearchSpace.profile(.default, values: values, axes: axes)
     #expect((on.decider as? CascadeDecider)?.rule(BrightnessFallback.self)?.margin == 0.05)
   }
 
@@ -348,7 +356,7 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     #expect(Profile.seed.thresholds == .seed)  // the seed stays the article's
     // Its windows are where calibrate puts them: the split's and the faint lamp's follow the
     // thresholds, and so does the red veto.
-    #expect(Profile.default.tied() == .default)
+    #expect(SearchSpace.tied(.default) == .default)
   }
 
   @Test func defaultProfile_readsTheSampleSequence() throws {

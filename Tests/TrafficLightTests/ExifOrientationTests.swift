@@ -4,6 +4,7 @@ import TrafficLightKernels
 import TrafficLightTestSupport
 
 @testable import TrafficLight
+@testable import TrafficLightStudy
 
 @Suite struct ExifOrientationTests {
   /// A 3x2 picture whose pixels are a, b, c on the top row and d, e, f below (as greys 1 to 6).

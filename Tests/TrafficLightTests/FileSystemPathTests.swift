@@ -4,6 +4,7 @@ import TrafficLightKernels
 import TrafficLightTestSupport
 
 @testable import TrafficLight
+@testable import TrafficLightStudy
 
 #if canImport(Glibc)
   import Glibc

@@ -2,6 +2,7 @@ import Testing
 import TrafficLightKernels
 
 @testable import TrafficLight
+@testable import TrafficLightStudy
 
 /// The matching of found lights to labelled boxes, against the plain definition: each box
 /// takes the first light (most confident first) that finds it, a housing box only one no

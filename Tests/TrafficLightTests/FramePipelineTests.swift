@@ -159,7 +159,7 @@ import TrafficLightTestSupport
     #expect(decoded == Profile.default)
     let cascade = try #require(decoded.decider as? CascadeDecider)
     #expect(
-      cascade.activeRules.map { type(of: $0).kind } == [
+      cascade.rules.map { type(of: $0).kind } == [
         "warmSplit", "warmPlace", "faintLamp", "brightnessFallback", "redVetoesGreen",
       ])
     let seedJSON = String(decoding: Profile.seed.json(), as: UTF8.self)
@@ -183,7 +183,7 @@ import TrafficLightTestSupport
         """.utf8), path: "p.json")
     let cascade = try #require(listed.decider as? CascadeDecider)
     #expect(cascade.positionWeight == 2)
-    #expect(cascade.activeRules.map { type(of: $0).kind } == ["brightnessFallback", "warmSplit"])
+    #expect(cascade.rules.map { type(of: $0).kind } == ["brightnessFallback", "warmSplit"])
     #expect(try Profile.decode(listed.json(), path: "again.json") == listed)
     let flat = try Profile.decode(
       Data(

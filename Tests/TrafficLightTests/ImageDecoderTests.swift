@@ -4,6 +4,7 @@ import TrafficLightKernels
 import TrafficLightTestSupport
 
 @testable import TrafficLight
+@testable import TrafficLightStudy
 
 /// A 16x8 image: left half red, right half green, with a blue bottom row: enough structure
 /// to tell a correct decode from a transposed or channel-swapped one.

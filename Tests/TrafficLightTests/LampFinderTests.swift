@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrafficLight
 import TrafficLightKernels
+import TrafficLightStudy
 import TrafficLightTestSupport
 
 @Suite struct LampFinderTests {

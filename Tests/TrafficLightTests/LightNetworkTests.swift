@@ -4,6 +4,7 @@ import TrafficLightKernels
 import TrafficLightTestSupport
 
 @testable import TrafficLight
+@testable import TrafficLightStudy
 
 /// What `scripts/train_light_network.py --fixtures` wrote with the shipped network.
 private struct Fixtures: Decodable {

@@ -3,6 +3,7 @@ import Testing
 import TrafficLightKernels
 
 @testable import TrafficLight
+@testable import TrafficLightStudy
 
 /// Observations of `colors`, each read at `confidence`; `nil` for a frame that could not be read.
 private func observations(_ colors: [SignalColor?], confidence: Double = 0.9) -> [FrameObservation] {

@@ -27,8 +27,6 @@ public struct CascadeDecider: FrameDecider {
   public var relativeBrightness: Double
   /// The rules after the vote, in the order they are tried.
   public var rules: [any CascadeRule]
-  /// Rules the calibrator has switched off, by index: skipped, and left out of the JSON.
-  var switchedOff: Set<Int> = []
 
   /// A cascade with these parts; the defaults are SPEC section 4's count.
   public init(
@@ -41,14 +39,9 @@ public struct CascadeDecider: FrameDecider {
     self.rules = rules
   }
 
-  /// The rules that are on, in order.
-  public var activeRules: [any CascadeRule] {
-    rules.indices.filter { !switchedOff.contains($0) }.map { rules[$0] }
-  }
-
-  /// The first active rule of type `R`, if any.
+  /// The first rule of type `R`, if any.
   public func rule<R: CascadeRule>(_ type: R.Type) -> R? {
-    activeRules.lazy.compactMap { $0 as? R }.first
+    rules.lazy.compactMap { $0 as? R }.first
   }
 
   /// The vote over `samples`, then each rule in order (see the type's comment).
@@ -91,7 +84,7 @@ public struct CascadeDecider: FrameDecider {
     voted.counts = counts
     var decidedBy = FrameDecision.vote
     var confidence = color == .unknown ? 0 : voted.voteConfidence(for: [color])
-    for (index, rule) in rules.enumerated() where !switchedOff.contains(index) {
+    for rule in rules {
       if let revised = rule.revise(color, voted), revised.color != color {
         color = revised.color
         confidence = revised.confidence
@@ -119,53 +112,9 @@ public struct CascadeDecider: FrameDecider {
     return nil
   }
 
-  /// The vote's weights, then each rule's own axes, prefixed by its kind: kind by kind in
-  /// the order of `CascadeRules.kinds` (so the calibrator's walk does not depend on the
-  /// order the rules run in), rules of one kind in list order. A rule axis's `off` value
-  /// switches the rule off.
-  public var tuning: [TuningAxis<CascadeDecider>] {
-    var axes: [TuningAxis<CascadeDecider>] = [
-      TuningAxis("positionWeight", [1, 1.5, 2, 3, 5, 8], \.positionWeight),
-      TuningAxis("relativeBrightness", [0, 0.3, 0.5, 0.6, 0.7, 0.8], \.relativeBrightness),
-    ]
-    for kind in CascadeRules.kinds {
-      for (index, rule) in rules.enumerated() where type(of: rule).kind == kind.kind {
-        axes += Self.tuning(of: rule, at: index)
-      }
-    }
-    return axes
-  }
-
-  private static func tuning<R: CascadeRule>(of rule: R, at index: Int) -> [TuningAxis<CascadeDecider>] {
-    R.tuning.map { axis in
-      let lifted: TuningAxis<CascadeDecider> = axis.lifted(
-        prefix: R.kind, get: { (cascade: CascadeDecider) in cascade.rules[index] as! R },
-        set: { (cascade: inout CascadeDecider, rule: R) in cascade.rules[index] = rule })
-      guard let off = axis.off else { return lifted }
-      return TuningAxis(
-        lifted.name, lifted.values, off: off,
-        get: { $0.switchedOff.contains(index) ? off : lifted.value(of: $0) },
-        set: { cascade, value in
-          if value == off {
-            cascade.switchedOff.insert(index)
-          } else {
-            cascade.switchedOff.remove(index)
-            cascade = lifted.setting(value, on: cascade)
-          }
-        })
-    }
-  }
-
-  /// The cascade with each rule's windows moved to follow `thresholds`.
-  public func tied(to thresholds: HSVThresholds) -> CascadeDecider {
-    var tied = self
-    tied.rules = rules.map { $0.tied(to: thresholds) }
-    return tied
-  }
-
-  /// Equal parts, counting only the rules that are switched on.
+  /// Equal parts.
   public static func == (a: CascadeDecider, b: CascadeDecider) -> Bool {
-    let (rulesA, rulesB) = (a.activeRules, b.activeRules)
+    let (rulesA, rulesB) = (a.rules, b.rules)
     return a.lampOrder == b.lampOrder && a.positionWeight == b.positionWeight
       && a.relativeBrightness == b.relativeBrightness && rulesA.count == rulesB.count
       && zip(rulesA, rulesB).allSatisfy { $0.isEqual(to: $1) }
@@ -191,13 +140,13 @@ public struct CascadeDecider: FrameDecider {
     }
   }
 
-  /// Encodes the JSON form, with the rules that are switched on.
+  /// Encodes the JSON form.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(lampOrder, forKey: .lampOrder)
     try container.encode(positionWeight, forKey: .positionWeight)
     try container.encode(relativeBrightness, forKey: .relativeBrightness)
     var list = container.nestedUnkeyedContainer(forKey: .rules)
-    for rule in activeRules { try CascadeRules.encode(rule, to: list.superEncoder()) }
+    for rule in rules { try CascadeRules.encode(rule, to: list.superEncoder()) }
   }
 }

@@ -87,25 +87,15 @@ public struct CascadeRevision: Sendable, Equatable {
 /// Adding a rule is a new conforming type and a line in that list.
 public protocol CascadeRule: Sendable, Codable, Equatable {
   static var kind: String { get }
-  /// The values the calibrator searches.
-  static var tuning: [TuningAxis<Self>] { get }
 
   /// The colour to answer instead of `current`, with its confidence, or `nil` to leave it.
   func revise(_ current: SignalColor, _ context: CascadeContext) -> CascadeRevision?
 
   /// What is wrong with the values, if anything (the rule's kind leads the message).
   var problem: String? { get }
-
-  /// This rule with its windows and floors set from `thresholds`, where they follow them.
-  func tied(to thresholds: HSVThresholds) -> Self
 }
 
 extension CascadeRule {
-  /// No tuning axes, unless a rule declares some.
-  public static var tuning: [TuningAxis<Self>] { [] }
-  /// The rule unchanged, unless its windows follow the thresholds.
-  public func tied(to thresholds: HSVThresholds) -> Self { self }
-
   func isEqual(to other: any CascadeRule) -> Bool { (other as? Self) == self }
 
   static func decoded(from decoder: any Decoder) throws -> any CascadeRule { try Self(from: decoder) }

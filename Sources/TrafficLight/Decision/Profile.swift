@@ -242,16 +242,6 @@ public struct Profile: Sendable, Equatable, Codable {
     return try! encoder.encode(self)  // plain numbers and strings: cannot fail
   }
 
-  /// The searched values of this profile: the thresholds', then the decider's.
-  public var tuning: [TuningAxis<Profile>] {
-    HSVThresholds.tuning.map { axis in
-      axis.lifted(
-        get: { (profile: Profile) in profile.thresholds },
-        set: { (profile: inout Profile, thresholds: HSVThresholds) in profile.thresholds = thresholds })
-    }
-      + decider.profileTuning()
-  }
-
   /// The frame's colour from its points on `grid`: the decider's answer, `unknown` below
   /// `minimumConfidence`, `unknown` for green when the light was placed from a lit red
   /// lamp (`placedFrom`, the locator's `LocatedLight.lampColor`; see
@@ -276,19 +266,12 @@ public struct Profile: Sendable, Equatable, Codable {
 
   /// The decider's `decision` held to `minimumConfidence`, the lit lamp's colour and
   /// `maximumBusyness`.
-  func finished(
+  package func finished(
     _ decision: FrameDecision, placedFrom lamp: SignalColor?, busyness: @autoclosure () -> Double
   ) -> FrameDecision {
     let decision = decision.requiring(confidence: minimumConfidence).besideLitLamp(lamp)
     guard let bound = maximumBusyness, lamp == nil, decision.color != .unknown else { return decision }
     return decision.inRegion(ofBusyness: busyness(), atMost: bound)
-  }
-
-  /// This profile with the decider's tied values set from the thresholds.
-  public func tied() -> Profile {
-    var tied = self
-    tied.decider = decider.tied(to: thresholds)
-    return tied
   }
 
   /// Equal parts, the locator and decider compared by value.

@@ -422,7 +422,7 @@ extension LampFinder {
 
 extension PixelRegion {
   /// Whether the centre of `other` lies inside.
-  func holdsCentre(of other: PixelRegion) -> Bool {
+  package func holdsCentre(of other: PixelRegion) -> Bool {
     let (cx, cy) = (2 * other.x + other.width, 2 * other.y + other.height)
     return 2 * x <= cx && cx < 2 * (x + width) && 2 * y <= cy && cy < 2 * (y + height)
   }

@@ -25,11 +25,6 @@ extension LabelError: LocalizedError {
   public var errorDescription: String? { description }
 }
 
-extension LabelledSetError: LocalizedError {
-  /// The folder and the reason, as `description`.
-  public var errorDescription: String? { description }
-}
-
 extension EncodeError: LocalizedError {
   /// What could not be encoded, as `description`.
   public var errorDescription: String? { description }

@@ -182,7 +182,7 @@ public struct LightNetwork: Sendable, Equatable, Codable {
   }
 
   /// exp(s) / sum(exp), computed from the largest score down.
-  static func softmax(_ scores: [Float]) -> [Double] {
+  package static func softmax(_ scores: [Float]) -> [Double] {
     let top = Double(scores.max() ?? 0)
     let exps = scores.map { Foundation.exp(Double($0) - top) }
     let total = exps.reduce(0, +)

@@ -44,14 +44,6 @@ public struct BrightnessFallback: CascadeRule, Hashable {
     self.tint = tint
   }
 
-  /// A margin of -1 switches the rule off. The margin is searched only as on (0) or off:
-  /// whether a bright third stands out is `lead` and `disc`'s, bounds set after the fit that
-  /// do not bend to the folders fitted (CALIBRATION.md).
-  public static let tuning: [TuningAxis<BrightnessFallback>] = [
-    TuningAxis("margin", [-1, 0], off: -1, \.margin),
-    TuningAxis("floor", [0.3, 0.5, 0.7], \.floor),
-  ]
-
   /// Brightness without hue is weak evidence: the confidence is at most a half, reached
   /// when the lit third's median beats the next by a quarter of full scale.
   public func revise(_ current: SignalColor, _ context: CascadeContext) -> CascadeRevision? {

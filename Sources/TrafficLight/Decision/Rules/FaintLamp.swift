@@ -8,8 +8,8 @@ import TrafficLightKernels
 /// and whose saturation and value are above the floors answer `color`. A faint red tint in
 /// red's place keeps the lamp off (`redVeto`): it is what a lit red lamp leaves.
 ///
-/// The window follows the thresholds: `color`'s hue range, above the value floor, and the
-/// veto's window is red's range (`tied(to:)`).
+/// A fit keeps the window on the thresholds: `color`'s hue range, above the value floor, and the
+/// veto's window on red's range (`SearchSpace.tied(_:)`, in TrafficLightStudy).
 ///
 /// A faint tint is evidence of a lamp only where it stands out. Foliage or sky behind a crop
 /// tints every third alike; a washed-out lamp tints its own. With `lead` set, the lamp's
@@ -62,13 +62,6 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
     self.lead = lead
     self.shade = shade
   }
-
-  /// Points: 1 is left out of the grid, since red and yellow lights that reach the faint
-  /// lamp can carry one faint green point in green's place (CALIBRATION.md).
-  public static let tuning: [TuningAxis<FaintLamp>] = [
-    TuningAxis("saturationFloor", [0.03, 0.04, 0.05, 0.06, 0.08, 0.1, 0.12], \.saturationFloor),
-    TuningAxis("points", [2, 3, 4, 5, 6], get: { Double($0.points) }, set: { $0.points = Int($1) }),
-  ]
 
   /// A faint tint is weaker evidence than a coloured point: the confidence is at most a
   /// half, reached at twice `points` faint points.
@@ -131,23 +124,5 @@ public struct FaintLamp: CascadeRule, Hashable, TintWindow {
       }
     }
     return nil
-  }
-
-  /// The rule with its window on `color`'s range and its veto on red's, above the value floor.
-  public func tied(to thresholds: HSVThresholds) -> FaintLamp {
-    let range =
-      switch color {
-      case .red: thresholds.red
-      case .yellow: thresholds.yellow
-      case .green, .unknown: thresholds.green
-      }
-    var tied = self
-    tied.lower = range.lower
-    tied.upper = range.upper
-    tied.valueFloor = thresholds.valueFloor
-    tied.redVeto = redVeto.map {
-      HueRange(thresholds.red.lower, thresholds.red.upper, saturationFloor: $0.saturationFloor)
-    }
-    return tied
   }
 }

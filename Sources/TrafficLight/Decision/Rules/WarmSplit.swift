@@ -10,8 +10,8 @@ import TrafficLightKernels
 /// does when position already settles it: the vote found a point of the answer's colour on
 /// that colour's lamp, and none of the other warm colour on its own.
 ///
-/// The window follows the thresholds: red's lower bound to yellow's upper one, above the
-/// value floor (`tied(to:)`).
+/// A fit keeps the window on the thresholds: red's lower bound to yellow's upper one, above
+/// the value floor (`SearchSpace.tied(_:)`, in TrafficLightStudy).
 public struct WarmSplit: CascadeRule, Hashable, TintWindow {
   /// The rule's kind in profile JSON.
   public static let kind = "warmSplit"
@@ -36,12 +36,6 @@ public struct WarmSplit: CascadeRule, Hashable, TintWindow {
     self.saturationFloor = saturationFloor
     self.valueFloor = valueFloor
   }
-
-  /// The values the calibrator searches, with the value that switches the rule off.
-  public static let tuning: [TuningAxis<WarmSplit>] = [
-    TuningAxis("hue", [0, 4, 8, 10, 12, 16, 20, 25, 30], \.hue),
-    TuningAxis("saturationFloor", [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4], \.saturationFloor),
-  ]
 
   /// The split's confidence is the vote's in red and yellow together: it tells the two
   /// apart by hue, not by count.
@@ -75,14 +69,5 @@ public struct WarmSplit: CascadeRule, Hashable, TintWindow {
   public var problem: String? {
     if !(hue >= -180 && hue <= 180) { return "hue must be between -180 and 180 degrees, not \(hue)" }
     return windowProblem
-  }
-
-  /// The rule with its window from red's lower bound to yellow's upper one, above the value floor.
-  public func tied(to thresholds: HSVThresholds) -> WarmSplit {
-    var tied = self
-    tied.lower = thresholds.red.lower
-    tied.upper = thresholds.yellow.upper
-    tied.valueFloor = thresholds.valueFloor
-    return tied
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TrafficLight
 import TrafficLightKernels
 
 /// A box labelled in a whole frame: a light's housing with its state, or a lit lamp.

@@ -1,4 +1,5 @@
 import Foundation
+import TrafficLight
 
 /// A recording whose frames are labelled: a folder with `frames/` and a `labels.csv` of
 /// `index,file,state` (state red, yellow, green or unknown: no light in view or none lit),

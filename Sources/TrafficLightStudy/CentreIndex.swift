@@ -1,3 +1,4 @@
+import TrafficLight
 import TrafficLightKernels
 
 /// Rectangles bucketed by the cells of a square grid they cover, to find those that hold a

@@ -1,3 +1,5 @@
+import TrafficLight
+
 /// SplitMix64: a small deterministic random number generator, so that a calibration (and a
 /// test with random inputs) is the same on every run.
 package struct SeededGenerator: RandomNumberGenerator, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import TrafficLight
 
 /// Why a labelled folder could not be used.
 public enum LabelledSetError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -15,6 +16,11 @@ public enum LabelledSetError: Error, Sendable, Equatable, CustomStringConvertibl
     case .badLabels(let path, let line, let reason): "\(path):\(line): \(reason)"
     }
   }
+}
+
+extension LabelledSetError: LocalizedError {
+  /// The folder and the reason, as `description`.
+  public var errorDescription: String? { description }
 }
 
 /// A folder of labelled images: `red/`, `yellow/`, `green/` (and optionally `unknown/`)

@@ -1,4 +1,5 @@
 import Foundation
+import TrafficLight
 
 /// Fits a `LightNetwork.Readout` to measured features: multinomial logistic regression with
 /// an L2 penalty on the weights, by full-batch gradient descent (Adam), from a given readout

@@ -1,3 +1,5 @@
+import TrafficLight
+
 /// Read colours against true ones: the confusion matrix and what follows from it.
 public struct Confusion: Sendable, Equatable {
   /// `counts[truth][read]`.

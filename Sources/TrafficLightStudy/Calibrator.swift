@@ -1,15 +1,16 @@
+import TrafficLight
 import TrafficLightKernels
 
 /// Fits a profile's searched values to labelled images.
 ///
-/// The searched values are the profile's `tuning` axes: the thresholds' hue bounds,
+/// The searched values are the profile's axes in `SearchSpace`: the thresholds' hue bounds,
 /// per-colour saturation floors and value floor, then the decider's (for a cascade, the
 /// vote's weights and each of its rules' own). Everything else stays as in the starting
 /// profile: the blur, the grid, the locator, which rules there are (a rule may be switched
 /// off by its axis, never added); each image is decoded, its light located by the starting
 /// profile's locator, and that region blurred once, so that the search and its
 /// cross-validation read each image as `FramePipeline` reads it. Values tied to the
-/// thresholds (a rule's hue window) follow them (`Profile.tied`). The search is coordinate
+/// thresholds (a rule's hue window) follow them (`SearchSpace.tied(_:)`). The search is coordinate
 /// descent over each axis's grid, from the starting profile and from a few deterministic
 /// random starts, keeping the best. The score is the mean over the labelled sets of
 /// `(images read as their label - redCalledGreenPenalty * red lights read green) / images`,
@@ -159,12 +160,11 @@ public struct Calibrator: Sendable {
       return fitReadout(of: reader, to: sets, name: name, selected: selected)
     }
     let searched = start.withEvidenceBounds(of: nil)
-    let axes = searched.tuning
+    let axes = SearchSpace.axes(of: searched)
     func profile(_ values: [Double]) -> Profile {
-      var profile = searched
+      var profile = SearchSpace.profile(searched, values: values, axes: axes)
       profile.name = name
-      for (axis, value) in zip(axes, values) { axis.set(&profile, value) }
-      return profile.tied()
+      return profile
     }
     func evaluate(_ values: [Double]) -> Double {
       let candidate = profile(values)

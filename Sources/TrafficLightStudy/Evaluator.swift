@@ -1,3 +1,5 @@
+import TrafficLight
+
 /// A reader measured on labelled images: the one loop behind `evaluate`, `calibrate`'s
 /// report and the accuracy tests.
 public struct Evaluator: Sendable {

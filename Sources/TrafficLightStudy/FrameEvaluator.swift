@@ -1,3 +1,4 @@
+import TrafficLight
 import TrafficLightKernels
 
 /// A light finder measured on whole frames with labelled boxes (`BoxedFrames`): the loop

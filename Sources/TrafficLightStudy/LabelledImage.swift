@@ -1,3 +1,5 @@
+import TrafficLight
+
 /// An image and the state a person read in it.
 public struct LabelledImage: Sendable, Equatable {
   /// The image's file.
