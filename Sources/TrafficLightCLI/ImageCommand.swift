@@ -601,7 +601,7 @@ enum ImageCommand {
         color: result.color,
         counts: result.counts, decidedBy: result.decision.decidedBy, confidence: result.decision.confidence,
         smoothed: smoothed, damage: reading.damage, evidence: result.light)
-      row.hasCounts = formatter.countsPoints && result.decision.decidedBy != FrameDecision.litLamp
+      row.hasCounts = formatter.countsPoints && result.decision.decidedBy != LightDecision.litLamp
       row.note = result.region == nil && read == "region" ? "outside the image" : result.decision.whyUnknown
       return row
     }

@@ -17,7 +17,7 @@ struct ResultRow {
   /// Whether `counts` were counted: no points are for a found light's lit lamp or a network.
   var hasCounts = true
   /// What named the colour: the vote, or a rule's kind.
-  var decidedBy = FrameDecision.vote
+  var decidedBy = LightDecision.vote
   /// How sure the decision is of the colour, 0 to 1.
   var confidence = 0.0
   var smoothed: SignalColor?
@@ -137,7 +137,7 @@ struct ReportFormatter {
               + String(row.counts.green) : "-    -       -")
             // What jsonl says beyond the counts: the rule that named the colour when the
             // vote did not, a note, and damage accepted by --lenient.
-            + (row.decidedBy != FrameDecision.vote ? "  by \(row.decidedBy)" : "")
+            + (row.decidedBy != LightDecision.vote ? "  by \(row.decidedBy)" : "")
             + (row.note.map { "  (\($0))" } ?? "") + (row.damage.map { "  (damaged: \($0))" } ?? "")
       }
     }.joined(separator: "  ")
@@ -160,7 +160,7 @@ struct ReportFormatter {
       if let smoothed = row.smoothed { line.add("smoothed", smoothed.rawValue) }
       if row.flashing { line.add("flashing", true) }
       if row.hasCounts { line.add("counts", object: Self.json(row.counts)) }
-      if row.decidedBy != FrameDecision.vote { line.add("decidedBy", row.decidedBy) }
+      if row.decidedBy != LightDecision.vote { line.add("decidedBy", row.decidedBy) }
       line.add("confidence", Self.rounded(row.confidence))
       Self.addLamp(of: row.evidence, to: &line)
     } else {
@@ -191,7 +191,7 @@ struct ReportFormatter {
           box.add("color", reading.result.color.rawValue)
           box.add("counts", object: Self.json(reading.result.counts))
           let rule = reading.result.decision.decidedBy
-          if rule != FrameDecision.vote { box.add("decidedBy", rule) }
+          if rule != LightDecision.vote { box.add("decidedBy", rule) }
           box.add("confidence", Self.rounded(reading.result.decision.confidence))
           Self.addLamp(of: reading.result.light, to: &box)
           return box
@@ -217,7 +217,7 @@ struct ReportFormatter {
         fields +=
           row.color == nil || !row.hasCounts
           ? ["", "", ""] : [row.counts.red, row.counts.yellow, row.counts.green].map(String.init)
-        fields.append(row.color == nil || row.decidedBy == FrameDecision.vote ? "" : row.decidedBy)
+        fields.append(row.color == nil || row.decidedBy == LightDecision.vote ? "" : row.decidedBy)
         fields.append(row.error ?? "")
         // Notes are not errors (a run with only notes exits 0); damage accepted by --lenient.
         fields.append(

@@ -92,7 +92,7 @@ public struct Evaluator: Sendable {
       guard read != image.truth else { return }
       let rule = reading.primary?.result.decision.decidedBy
       misses.append(
-        Miss(image: image, read: read, decidedBy: rule == FrameDecision.vote ? nil : rule))
+        Miss(image: image, read: read, decidedBy: rule == LightDecision.vote ? nil : rule))
     }
   }
 

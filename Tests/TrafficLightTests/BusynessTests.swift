@@ -75,10 +75,10 @@ import TrafficLightTestSupport
 
   @Test func inRegion_turnsAColourUnknown_onlyAboveTheBound() {
     let decision = { (color: SignalColor) in
-      FrameDecision(samples: [], counts: ColorCounts(), color: color, decidedBy: "vote", confidence: 0.5)
+      LightDecision(samples: [], counts: ColorCounts(), color: color, decidedBy: "vote", confidence: 0.5)
     }
     let busy = decision(.green).inRegion(ofBusyness: 0.6, atMost: 0.55)
-    #expect(busy.color == .unknown && busy.decidedBy == FrameDecision.busyRegion && busy.confidence == 0)
+    #expect(busy.color == .unknown && busy.decidedBy == LightDecision.busyRegion && busy.confidence == 0)
     #expect(decision(.red).inRegion(ofBusyness: 0.55, atMost: 0.55) == decision(.red))
     #expect(decision(.unknown).inRegion(ofBusyness: 9, atMost: 0.55) == decision(.unknown))
   }
@@ -95,7 +95,7 @@ import TrafficLightTestSupport
       return value
     }
     let busy = profile.decide([], on: grid, busyness: busyness(0.6))
-    #expect(busy.color == .unknown && busy.decidedBy == FrameDecision.busyRegion && measured == 1)
+    #expect(busy.color == .unknown && busy.decidedBy == LightDecision.busyRegion && measured == 1)
     #expect(profile.decide([], on: grid, busyness: busyness(0.5)).color == .green && measured == 2)
     #expect(profile.decide([], on: grid, placedFrom: .green, busyness: busyness(0.6)).color == .green)
     #expect(measured == 2)
@@ -113,7 +113,7 @@ import TrafficLightTestSupport
     #expect(plain.light?.lampColor == nil && plain.color == .green)
     for keepingMap in [false, true] {
       let bounded = FramePipeline(profile: .default).classify(foliage, keepingMap: keepingMap)
-      #expect(bounded.color == .unknown && bounded.decision.decidedBy == FrameDecision.busyRegion)
+      #expect(bounded.color == .unknown && bounded.decision.decidedBy == LightDecision.busyRegion)
     }
 
     let folder = try temporaryFolder()

@@ -49,9 +49,9 @@ import TrafficLightKernels
     let unsure = Self.column([.red, .red, .red, .red, .green, .green, .green])
     let grid = profile.grid
     let kept = profile.decide(grid.sample(width: 1, height: 8, probe: sure), on: grid)
-    #expect(kept.color == .red && kept.decidedBy == FrameDecision.vote)
+    #expect(kept.color == .red && kept.decidedBy == LightDecision.vote)
     let dropped = profile.decide(grid.sample(width: 1, height: 8, probe: unsure), on: grid)
-    #expect(dropped.color == .unknown && dropped.decidedBy == FrameDecision.lowConfidence)
+    #expect(dropped.color == .unknown && dropped.decidedBy == LightDecision.lowConfidence)
     #expect(abs(dropped.confidence - 4.0 / 7) < 1e-12)
     // Data, not code: it travels in the profile's JSON, and is checked.
     #expect(try Profile.decode(profile.json(), path: "p.json") == profile)
@@ -112,7 +112,7 @@ import TrafficLightKernels
     let bright = PixelColor(r: 230, g: 20, b: 20)
     let lamp = PixelColor(r: 0, g: 250, b: 180)
     // Rows 1...9 of 10: red's third, then yellow's, then green's.
-    func decide(_ rows: [(PixelClass, PixelColor)], rule: RedVetoesGreen) -> FrameDecision {
+    func decide(_ rows: [(PixelClass, PixelColor)], rule: RedVetoesGreen) -> LightDecision {
       let samples = grid.sample(width: 1, height: 10) { _, y in
         y >= 1 && y <= rows.count ? rows[y - 1] : (.none, PixelColor(gray: 30))
       }

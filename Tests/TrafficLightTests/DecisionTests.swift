@@ -441,11 +441,11 @@ import TrafficLightKernels
 
   @Test func besideLitLamp_turnsOnlyGreenBesideARedLampUnknown() {
     let decision = { (color: SignalColor) in
-      FrameDecision(samples: [], counts: ColorCounts(), color: color, decidedBy: "faintLamp", confidence: 0.5)
+      LightDecision(samples: [], counts: ColorCounts(), color: color, decidedBy: "faintLamp", confidence: 0.5)
     }
     let vetoed = decision(.green).besideLitLamp(.red)
     #expect(
-      vetoed.color == .unknown && vetoed.decidedBy == FrameDecision.litRedLamp && vetoed.confidence == 0)
+      vetoed.color == .unknown && vetoed.decidedBy == LightDecision.litRedLamp && vetoed.confidence == 0)
     for lamp in [nil, SignalColor.green, .yellow] {
       #expect(decision(.green).besideLitLamp(lamp) == decision(.green))
     }
@@ -631,7 +631,7 @@ extension SamplerRulesTests {
 
   @Test func warmPlace_leavesTheAnswer_whenTheLampIsNotOneThirdsAlone() {
     let placed = GridAndCascade(warmPlace: WarmPlace())
-    func read(_ column: [(PixelClass, PixelColor)]) -> FrameDecision {
+    func read(_ column: [(PixelClass, PixelColor)]) -> LightDecision {
       placed.sample(width: 1, height: 8, probe: probe(column))
     }
     let dark = [(PixelClass, PixelColor)](repeating: (.none, PixelColor(gray: 60)), count: 8)
@@ -711,10 +711,10 @@ struct GridAndCascade {
     grid.positions(width: width, height: height)
   }
 
-  func sample(_ map: ClassMap) -> FrameDecision { cascade.decide(grid.sample(map), on: grid) }
+  func sample(_ map: ClassMap) -> LightDecision { cascade.decide(grid.sample(map), on: grid) }
 
   func sample(width: Int, height: Int, probe: (_ x: Int, _ y: Int) -> (PixelClass, PixelColor))
-    -> FrameDecision
+    -> LightDecision
   {
     cascade.decide(grid.sample(width: width, height: height, probe: probe), on: grid)
   }

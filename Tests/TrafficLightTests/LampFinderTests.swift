@@ -560,7 +560,7 @@ import TrafficLightTestSupport
     for keepingMap in [false, true] {
       let red = FramePipeline(profile: profile).classify(redLight, region: region, keepingMap: keepingMap)
       #expect(red.light?.lampColor == .red)
-      #expect(red.color == .unknown && red.decision.decidedBy == FrameDecision.litRedLamp)
+      #expect(red.color == .unknown && red.decision.decidedBy == LightDecision.litRedLamp)
       let green = FramePipeline(profile: profile).classify(
         syntheticFrame([(.green, 140, 60)]), region: region, keepingMap: keepingMap)
       #expect(green.light?.lampColor == .green && green.color == .green)
@@ -680,10 +680,10 @@ import TrafficLightTestSupport
 }
 
 /// A decider that reads every light green: what a decider's mistake looks like.
-struct GreenAlways: FrameDecider {
+struct GreenAlways: LightDecider {
   static let kind = "greenAlways"
-  func decide(_ samples: [SamplePoint], on grid: SampleGrid) -> FrameDecision {
-    FrameDecision(samples: samples, counts: ColorCounts(), color: .green, confidence: 1)
+  func decide(_ samples: [SamplePoint], on grid: SampleGrid) -> LightDecision {
+    LightDecision(samples: samples, counts: ColorCounts(), color: .green, confidence: 1)
   }
   var problem: String? { nil }
 }

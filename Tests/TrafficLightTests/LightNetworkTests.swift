@@ -124,7 +124,7 @@ private var fittedReader: LightNetworkDecider { Profile.fitted.decider as! Light
     let weak = Profile.fitted.finished(
       reader.decide(probabilities: [0.45, 0.1, 0.1, 0.35]), placedFrom: nil, busyness: 0)
     #expect(Profile.fitted.minimumConfidence == 0.5)
-    #expect(weak.color == .unknown && weak.decidedBy == FrameDecision.lowConfidence)
+    #expect(weak.color == .unknown && weak.decidedBy == LightDecision.lowConfidence)
   }
 
   /// The profile round-trips through JSON, and a misspelt or misshapen network is refused.

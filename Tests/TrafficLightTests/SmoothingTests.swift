@@ -264,7 +264,7 @@ private func region(_ color: SignalColor) -> RegionReading {
   RegionReading(
     box: nil,
     result: FrameResult(
-      decision: FrameDecision(samples: [], counts: ColorCounts(), color: color, confidence: 0.9),
+      decision: LightDecision(samples: [], counts: ColorCounts(), color: color, confidence: 0.9),
       region: PixelRegion(x: 0, y: 0, width: 10, height: 30)))
 }
 

@@ -15,7 +15,7 @@ import TrafficLightKernels
 /// JSON: `{"kind": "cascade", "lampOrder": ["red", "yellow", "green"], "positionWeight": 1.5,
 /// "relativeBrightness": 0.3, "rules": [{"kind": "warmSplit", ...}, ...]}`; keys left out
 /// take the defaults.
-public struct CascadeDecider: FrameDecider {
+public struct CascadeDecider: LightDecider {
   /// The decider's kind in profile JSON.
   public static let kind = "cascade"
 
@@ -45,7 +45,7 @@ public struct CascadeDecider: FrameDecider {
   }
 
   /// The vote over `samples`, then each rule in order (see the type's comment).
-  public func decide(_ samples: [SamplePoint], on grid: SampleGrid) -> FrameDecision {
+  public func decide(_ samples: [SamplePoint], on grid: SampleGrid) -> LightDecision {
     let context = CascadeContext(
       samples: samples, lampOrder: lampOrder, lampPoints: grid.points * grid.columns / 9)
     let brightest = samples.map(\.value).max() ?? 0
@@ -82,7 +82,7 @@ public struct CascadeDecider: FrameDecider {
     voted.atTheirLamp = atTheirLamp
     voted.scores = scores
     voted.counts = counts
-    var decidedBy = FrameDecision.vote
+    var decidedBy = LightDecision.vote
     var confidence = color == .unknown ? 0 : voted.voteConfidence(for: [color])
     for rule in rules {
       if let revised = rule.revise(color, voted), revised.color != color {
@@ -91,7 +91,7 @@ public struct CascadeDecider: FrameDecider {
         decidedBy = type(of: rule).kind
       }
     }
-    return FrameDecision(
+    return LightDecision(
       samples: samples, counts: counts, color: color, decidedBy: decidedBy, confidence: confidence)
   }
 

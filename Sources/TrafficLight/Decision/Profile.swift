@@ -52,13 +52,13 @@ public struct Profile: Sendable, Equatable, Codable {
   /// Where the light is in the region read.
   public var locator: any LightLocator
   /// From the points to the frame's colour.
-  public var decider: any FrameDecider
+  public var decider: any LightDecider
   /// A colour named with less confidence than this (0 to 1) is answered `unknown`
   /// (JSON `minimumConfidence`, default 0: every colour named stands).
   public var minimumConfidence: Double = 0
   /// The busiest a light's region may be (`RGBImage.busyness(in:)`) for a colour to be named
   /// when the light was not placed from a lit lamp: above it the answer is `unknown`
-  /// (`FrameDecision.inRegion(ofBusyness:atMost:)`). Nil, the default: no bound
+  /// (`LightDecision.inRegion(ofBusyness:atMost:)`). Nil, the default: no bound
   /// (JSON `maximumBusyness`).
   public var maximumBusyness: Double? = nil
   /// How a sequence's frames are smoothed over time (JSON `smoothing`; left out, the
@@ -68,7 +68,7 @@ public struct Profile: Sendable, Equatable, Codable {
   /// A profile of these parts; the defaults are the seed's.
   public init(
     name: String, sigma: Double = 2, thresholds: HSVThresholds, grid: SampleGrid = SampleGrid(),
-    locator: any LightLocator = WholeRegion(), decider: any FrameDecider = CascadeDecider(),
+    locator: any LightLocator = WholeRegion(), decider: any LightDecider = CascadeDecider(),
     maximumBusyness: Double? = nil, smoothing: Smoothing = .vote
   ) {
     self.name = name
@@ -245,30 +245,30 @@ public struct Profile: Sendable, Equatable, Codable {
   /// The frame's colour from its points on `grid`: the decider's answer, `unknown` below
   /// `minimumConfidence`, `unknown` for green when the light was placed from a lit red
   /// lamp (`placedFrom`, the locator's `LocatedLight.lampColor`; see
-  /// `FrameDecision.besideLitLamp(_:)`), and `unknown` when no lit lamp placed it and its
+  /// `LightDecision.besideLitLamp(_:)`), and `unknown` when no lit lamp placed it and its
   /// region is busier than `maximumBusyness` (`busyness`, the region's
   /// `RGBImage.busyness(in:)`, measured only then).
   public func decide(
     _ samples: [SamplePoint], on grid: SampleGrid, placedFrom lamp: SignalColor? = nil,
     busyness: @autoclosure () -> Double = 0
-  ) -> FrameDecision {
+  ) -> LightDecision {
     finished(decider.decide(samples, on: grid), placedFrom: lamp, busyness: busyness())
   }
 
   /// The colour of the light in `region` of `image`, for a decider that reads pixels
-  /// (`FrameDecider.readsPixels`), held to the same bounds as `decide(_:on:placedFrom:busyness:)`.
+  /// (`LightDecider.readsPixels`), held to the same bounds as `decide(_:on:placedFrom:busyness:)`.
   public func decide(
     pixelsOf region: PixelRegion, in image: RGBImage, placedFrom lamp: SignalColor? = nil,
     busyness: @autoclosure () -> Double = 0
-  ) -> FrameDecision {
+  ) -> LightDecision {
     finished(decider.decide(pixelsOf: region, in: image), placedFrom: lamp, busyness: busyness())
   }
 
   /// The decider's `decision` held to `minimumConfidence`, the lit lamp's colour and
   /// `maximumBusyness`.
   package func finished(
-    _ decision: FrameDecision, placedFrom lamp: SignalColor?, busyness: @autoclosure () -> Double
-  ) -> FrameDecision {
+    _ decision: LightDecision, placedFrom lamp: SignalColor?, busyness: @autoclosure () -> Double
+  ) -> LightDecision {
     let decision = decision.requiring(confidence: minimumConfidence).besideLitLamp(lamp)
     guard let bound = maximumBusyness, lamp == nil, decision.color != .unknown else { return decision }
     return decision.inRegion(ofBusyness: busyness(), atMost: bound)
@@ -327,7 +327,7 @@ public struct Profile: Sendable, Equatable, Codable {
           forKey: key, in: flat,
           debugDescription: "a cascade key beside a 'decider': move it into the decider")
       }
-      decider = try FrameDeciders.decode(from: container.superDecoder(forKey: .decider))
+      decider = try LightDeciders.decode(from: container.superDecoder(forKey: .decider))
     } else {
       var cascade = CascadeDecider()
       cascade.lampOrder =
@@ -359,7 +359,7 @@ public struct Profile: Sendable, Equatable, Codable {
     try container.encodeIfPresent(maximumBusyness, forKey: .maximumBusyness)
     try container.encode(smoothing, forKey: .smoothing)
     try LightLocators.encode(locator, to: container.superEncoder(forKey: .locator))
-    try FrameDeciders.encode(decider, to: container.superEncoder(forKey: .decider))
+    try LightDeciders.encode(decider, to: container.superEncoder(forKey: .decider))
   }
 
   private static func describe(_ error: DecodingError) -> String {

@@ -91,9 +91,9 @@ enum ProfileKeys {
   }
 
   private struct AnyDecider: Codable {
-    let value: any FrameDecider
-    init(from decoder: any Decoder) throws { value = try FrameDeciders.decode(from: decoder) }
-    func encode(to encoder: any Encoder) throws { try FrameDeciders.encode(value, to: encoder) }
+    let value: any LightDecider
+    init(from decoder: any Decoder) throws { value = try LightDeciders.decode(from: decoder) }
+    func encode(to encoder: any Encoder) throws { try LightDeciders.encode(value, to: encoder) }
   }
 
   private struct AnyRule: Codable {

@@ -36,7 +36,7 @@ public struct LocatedLight: Sendable, Equatable {
   /// none (the light is the region itself, as the article reads a crop).
   public var lamp: PixelRegion?
   /// The colour of the lit `lamp`; nil when the locator saw none. A reading of the light
-  /// never answers green beside a lit red lamp (`FrameDecision.besideLitLamp(_:)`).
+  /// never answers green beside a lit red lamp (`LightDecision.besideLitLamp(_:)`).
   public var lampColor: SignalColor?
 
   /// A light in `box`, its lamps running as `orientation` says (nil: the profile's way),

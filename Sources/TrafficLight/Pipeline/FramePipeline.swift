@@ -38,7 +38,7 @@ public struct FramePipeline: Sendable {
       (classifier.classify(r: r, g: g, b: b), PixelColor(r: r, g: g, b: b))
     }
     // The light's colour from its points, by either path below.
-    func decide(_ samples: [SamplePoint]) -> FrameDecision {
+    func decide(_ samples: [SamplePoint]) -> LightDecision {
       profile.decide(samples, on: grid, placedFrom: light.lampColor, busyness: image.busyness(in: box))
     }
     if profile.decider.readsPixels {
@@ -96,7 +96,7 @@ public struct FramePipeline: Sendable {
   /// the light's box in `seen`, and the light takes that decision's colour and confidence (a
   /// light outside `seen` is left as found).
   public func read(_ lights: [FoundLight], seen: SeenPixels?) -> [(
-    light: FoundLight, decision: FrameDecision?
+    light: FoundLight, decision: LightDecision?
   )] {
     guard profile.decider.readsPixels, let seen else { return lights.map { ($0, nil) } }
     return lights.map { light in

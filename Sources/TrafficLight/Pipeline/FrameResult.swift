@@ -7,7 +7,7 @@ public struct FrameResult: Sendable, Equatable {
   /// The points per colour.
   public var counts: ColorCounts { decision.counts }
   /// The decision, with the points read (in the light's coordinates) and their classes.
-  public let decision: FrameDecision
+  public let decision: LightDecision
   /// The part of the image that was read: the whole image, or the region of interest
   /// clipped to it; `nil` when the region fell outside the image.
   public let region: PixelRegion?
@@ -20,7 +20,7 @@ public struct FrameResult: Sendable, Equatable {
 
   /// A result: the decision, the region read (nil when none), the class map if kept, and
   /// the light read.
-  public init(decision: FrameDecision, region: PixelRegion?, map: ClassMap? = nil, light: LocatedLight? = nil)
+  public init(decision: LightDecision, region: PixelRegion?, map: ClassMap? = nil, light: LocatedLight? = nil)
   {
     self.decision = decision
     self.region = region

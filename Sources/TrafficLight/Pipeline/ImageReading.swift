@@ -18,12 +18,12 @@ public struct RegionReading: Sendable, Equatable {
   }
 
   /// The reading of a found light: `decision`, or when there is none its lamp's colour and
-  /// the finder's confidence, decided by `FrameDecision.litLamp`; the region its housing.
-  public init(found light: FoundLight, decision: FrameDecision? = nil) {
+  /// the finder's confidence, decided by `LightDecision.litLamp`; the region its housing.
+  public init(found light: FoundLight, decision: LightDecision? = nil) {
     let decision =
       decision
-      ?? FrameDecision(
-        samples: [], counts: ColorCounts(), color: light.color, decidedBy: FrameDecision.litLamp,
+      ?? LightDecision(
+        samples: [], counts: ColorCounts(), color: light.color, decidedBy: LightDecision.litLamp,
         confidence: light.confidence)
     self.init(box: nil, result: FrameResult(decision: decision, region: light.box), light: light)
   }
@@ -83,7 +83,7 @@ public struct ImageReading: Sendable, Equatable {
       outcome: outcome.map { readings in
         readings.map { region in
           let decision = region.result.decision
-          let kept = FrameDecision(
+          let kept = LightDecision(
             samples: [], counts: decision.counts, color: decision.color, decidedBy: decision.decidedBy,
             confidence: decision.confidence)
           return RegionReading(

@@ -7,7 +7,7 @@ import TrafficLightKernels
 /// profile's `minimumConfidence` makes a less probable colour `unknown`.
 ///
 /// JSON: `{"kind": "network", "redVeto": 0.2, "network": {...}}` (`LightNetwork`'s form).
-public struct LightNetworkDecider: FrameDecider {
+public struct LightNetworkDecider: LightDecider {
   /// The `"kind"` that names this decider in JSON.
   public static let kind = "network"
 
@@ -37,26 +37,26 @@ public struct LightNetworkDecider: FrameDecider {
   }
 
   /// The decision for class probabilities `probabilities` (in `network.classes`' order).
-  public func decide(probabilities: [Double]) -> FrameDecision {
+  public func decide(probabilities: [Double]) -> LightDecision {
     let best = probabilities.indices.max { probabilities[$0] < probabilities[$1] } ?? 0
     let color = network.classes.indices.contains(best) ? network.classes[best] : .unknown
     let red = network.classes.firstIndex(of: .red).map { probabilities[$0] } ?? 0
     if color == .green && red >= redVeto {
-      return FrameDecision(samples: [], counts: ColorCounts(), color: .unknown, decidedBy: Self.vetoedByRed)
+      return LightDecision(samples: [], counts: ColorCounts(), color: .unknown, decidedBy: Self.vetoedByRed)
     }
-    return FrameDecision(
+    return LightDecision(
       samples: [], counts: ColorCounts(), color: color, decidedBy: Self.decidedBy,
       confidence: color == .unknown ? 0 : probabilities[best])
   }
 
   /// The colour of the light in `region` of `image`: its thumbnail through the network.
-  public func decide(pixelsOf region: PixelRegion, in image: RGBImage) -> FrameDecision {
+  public func decide(pixelsOf region: PixelRegion, in image: RGBImage) -> LightDecision {
     guard let thumbnail = network.thumbnail(of: image, region: region) else { return .empty }
     return decide(probabilities: network.probabilities(of: thumbnail))
   }
 
   /// Not called: the pipeline gives this decider pixels (`readsPixels`).
-  public func decide(_ samples: [SamplePoint], on grid: SampleGrid) -> FrameDecision {
+  public func decide(_ samples: [SamplePoint], on grid: SampleGrid) -> LightDecision {
     preconditionFailure("the network decider reads pixels, not sampled points")
   }
 }

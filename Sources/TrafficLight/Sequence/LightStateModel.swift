@@ -53,7 +53,7 @@ public struct FrameObservation: Sendable, Equatable {
 
   /// What `reading` says: its primary region's colour and confidence, `unknown` when it has
   /// no region (no light found, no box); a failed reading, and one whose colour was too unsure
-  /// to name (`FrameDecision.lowConfidence`), say nothing.
+  /// to name (`LightDecision.lowConfidence`), say nothing.
   public init(_ reading: ImageReading) {
     guard case .success = reading.outcome else {
       self.init(color: .unknown, confidence: 0, wasRead: false)
@@ -66,7 +66,7 @@ public struct FrameObservation: Sendable, Equatable {
     let decision = primary.result.decision
     self.init(
       color: decision.color, confidence: decision.confidence,
-      wasRead: decision.decidedBy != FrameDecision.lowConfidence)
+      wasRead: decision.decidedBy != LightDecision.lowConfidence)
   }
 }
 

@@ -1,6 +1,6 @@
-/// A frame's colour, the points read, the points of each colour that voted, and what named
+/// A light's colour, the points read, the points of each colour that voted, and what named
 /// the colour.
-public struct FrameDecision: Sendable, Equatable {
+public struct LightDecision: Sendable, Equatable {
   /// `decidedBy` when the points' vote named the colour (or, with no vote and no rule that
   /// answered, `unknown`).
   public static let vote = "vote"
@@ -11,8 +11,8 @@ public struct FrameDecision: Sendable, Equatable {
   public let counts: ColorCounts
   /// The colour named.
   public let color: SignalColor
-  /// What named the colour: `FrameDecision.vote`, the kind of the rule that did, or
-  /// `FrameDecision.lowConfidence`.
+  /// What named the colour: `LightDecision.vote`, the kind of the rule that did, or
+  /// `LightDecision.lowConfidence`.
   public let decidedBy: String
   /// How sure the decider is of `color`, 0 to 1; 0 for `unknown` named by the decider.
   public let confidence: Double
@@ -37,9 +37,9 @@ public struct FrameDecision: Sendable, Equatable {
   }
 
   /// This decision, or `unknown` when its colour's confidence is below `minimum`.
-  public func requiring(confidence minimum: Double) -> FrameDecision {
+  public func requiring(confidence minimum: Double) -> LightDecision {
     guard color != .unknown, confidence < minimum else { return self }
-    return FrameDecision(
+    return LightDecision(
       samples: samples, counts: counts, color: .unknown, decidedBy: Self.lowConfidence, confidence: confidence
     )
   }
@@ -52,9 +52,9 @@ public struct FrameDecision: Sendable, Equatable {
   /// lamp of colour `lamp` that is red: the lamp the locator saw is red evidence the points
   /// may have missed (a blown-out or pink lamp), and a red light read green is the one
   /// mistake that must not happen.
-  public func besideLitLamp(_ lamp: SignalColor?) -> FrameDecision {
+  public func besideLitLamp(_ lamp: SignalColor?) -> LightDecision {
     guard color == .green, lamp == .red else { return self }
-    return FrameDecision(samples: samples, counts: counts, color: .unknown, decidedBy: Self.litRedLamp)
+    return LightDecision(samples: samples, counts: counts, color: .unknown, decidedBy: Self.litRedLamp)
   }
 
   /// `decidedBy` when a colour was named in a region too busy to be a light's, with no lit
@@ -63,13 +63,13 @@ public struct FrameDecision: Sendable, Equatable {
 
   /// This decision, or `unknown` when its region's `busyness` is above `bound`: points of a
   /// lamp's colour in foliage, wires or rendered terrain are no lamp's light.
-  public func inRegion(ofBusyness busyness: Double, atMost bound: Double) -> FrameDecision {
+  public func inRegion(ofBusyness busyness: Double, atMost bound: Double) -> LightDecision {
     guard color != .unknown, busyness > bound else { return self }
-    return FrameDecision(samples: samples, counts: counts, color: .unknown, decidedBy: Self.busyRegion)
+    return LightDecision(samples: samples, counts: counts, color: .unknown, decidedBy: Self.busyRegion)
   }
 
   /// No points: an empty light.
-  public static let empty = FrameDecision(samples: [], counts: ColorCounts(), color: .unknown)
+  public static let empty = LightDecision(samples: [], counts: ColorCounts(), color: .unknown)
 
   /// Why this decision names no colour, in a few words, or nil when it names one: no
   /// coloured point, a colour below the confidence asked for, green beside red evidence, a
@@ -88,3 +88,7 @@ public struct FrameDecision: Sendable, Equatable {
     }
   }
 }
+
+/// The decision's name before it was named for the light it reads.
+@available(*, deprecated, renamed: "LightDecision")
+public typealias FrameDecision = LightDecision
