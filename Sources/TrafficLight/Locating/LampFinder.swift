@@ -285,35 +285,6 @@ public struct LampFinder: Sendable, Codable, Equatable {
   }
 }
 
-extension RGBImage {
-  /// The image at half the size, each pixel the rounded mean of a 2x2 block (an odd last row
-  /// or column is dropped).
-  package func halved() -> RGBImage {
-    let (w, h) = (width / 2, height / 2)
-    let stride = width * 3
-    guard w > 0 && h > 0 else { return RGBImage(width: w, height: h) }
-    return read { source in
-      RGBImage(width: w, height: h) { target in
-        for y in 0..<h {
-          let top = 2 * y * stride
-          let out = y * w * 3
-          let (upper, lower) = (source.baseAddress! + top, source.baseAddress! + top + stride)
-          let row = target.baseAddress! + out
-          for x in 0..<w {
-            let (s, t) = (6 * x, 3 * x)
-            for c in 0..<3 {
-              let sum =
-                UInt16(upper[s + c]) &+ UInt16(upper[s + c + 3]) &+ UInt16(lower[s + c])
-                &+ UInt16(lower[s + c + 3]) &+ 2
-              row[t + c] = UInt8(truncatingIfNeeded: sum >> 2)
-            }
-          }
-        }
-      }
-    }
-  }
-}
-
 extension FoundLight {
   /// This light in the pixels of an image `factor` times larger, its box clipped to that
   /// image's `width` x `height`.
@@ -417,47 +388,5 @@ extension LampFinder {
       let (ax, ay) = (x.box.width * x.box.height, y.box.width * y.box.height)
       return ax != ay ? ax < ay : a.offset > b.offset
     }?.element
-  }
-}
-
-extension PixelRegion {
-  /// Whether the centre of `other` lies inside.
-  package func holdsCentre(of other: PixelRegion) -> Bool {
-    let (cx, cy) = (2 * other.x + other.width, 2 * other.y + other.height)
-    return 2 * x <= cx && cx < 2 * (x + width) && 2 * y <= cy && cy < 2 * (y + height)
-  }
-
-  /// Whether this region and `other` share a pixel.
-  func overlaps(_ other: PixelRegion) -> Bool {
-    x < other.x + other.width && other.x < x + width && y < other.y + other.height
-      && other.y < y + height
-  }
-
-  /// Whether `other`'s centre lies beside this region's in a row or a column: within half a
-  /// diameter across and `pitches` diameters along, a diameter being the longer side of the
-  /// larger of the two (a lit arrow is smaller than the lamp beside it).
-  func isInLine(with other: PixelRegion, within pitches: Double) -> Bool {
-    let diameter = Double(max(width, height, other.width, other.height))
-    let dx = abs(Double(2 * x + width - 2 * other.x - other.width)) / 2
-    let dy = abs(Double(2 * y + height - 2 * other.y - other.height)) / 2
-    let along = pitches * diameter
-    let across = diameter / 2
-    return (dy <= across && dx <= along) || (dx <= across && dy <= along)
-  }
-
-  /// The smallest region holding this one and `other`.
-  func covering(_ other: PixelRegion) -> PixelRegion {
-    let left = min(x, other.x)
-    let top = min(y, other.y)
-    let right = max(x + width, other.x + other.width)
-    let bottom = max(y + height, other.y + other.height)
-    return PixelRegion(x: left, y: top, width: right - left, height: bottom - top)
-  }
-
-  /// The squared distance between this region's centre and `other`'s, in pixels.
-  func distanceSquared(to other: PixelRegion) -> Int {
-    let dx = (2 * x + width) - (2 * other.x + other.width)
-    let dy = (2 * y + height) - (2 * other.y + other.height)
-    return (dx * dx + dy * dy) / 4
   }
 }
