@@ -7,9 +7,11 @@ import TrafficLightKernels
 /// per-colour saturation floors and value floor, then the decider's (for a cascade, the
 /// vote's weights and each of its rules' own). Everything else stays as in the starting
 /// profile: the blur, the grid, the locator, which rules there are (a rule may be switched
-/// off by its axis, never added); each image is decoded, its light located by the starting
-/// profile's locator, and that region blurred once, so that the search and its
-/// cross-validation read each image as `FramePipeline` reads it. Values tied to the
+/// off by its axis, never added); each image is decoded and its light measured once by the
+/// starting profile's pipeline (`FramePipeline.measure`: located, its grid's points blurred),
+/// and each profile tried decides those measurements as its pipeline does
+/// (`FramePipeline.decide`), so that the search and its cross-validation read each image as
+/// `classify` reads it. Values tied to the
 /// thresholds (a rule's hue window) follow them (`SearchSpace.tied(_:)`). The search is coordinate
 /// descent over each axis's grid, from the starting profile and from a few deterministic
 /// random starts, keeping the best. The score is the mean over the labelled sets of
@@ -35,18 +37,11 @@ public struct Calibrator: Sendable {
     public var count: Int { frames.count }
   }
 
-  /// One image as the search reads it: the located light's region blurred (nil when the
-  /// locator found none: the reading is `unknown`), the way its lamps run when the locator
-  /// said, the colour of the lit lamp it was placed from, the region's busyness when no lamp
-  /// placed it (`RGBImage.busyness(in:)`; 0 otherwise, where it is not asked), and its label.
+  /// One image as the search reads it: its light measured by the starting profile's
+  /// pipeline (nil when its locator found none: the reading is `unknown`), the busyness of
+  /// its region measured where no lamp placed it, and its label.
   struct Frame: Sendable {
-    let blurred: RGBImage?
-    /// For a profile whose decider is a light network: its features of the light
-    /// (`LightNetwork.features(of:)`), which a fit of the readout reuses; nil otherwise.
-    var features: [Float]? = nil
-    let orientation: Orientation?
-    let lampColor: SignalColor?
-    let busyness: Double
+    let measured: LightMeasurement?
     let truth: SignalColor
   }
 
@@ -67,8 +62,10 @@ public struct Calibrator: Sendable {
     self.start = start
   }
 
-  /// Decodes `images`, locates each one's light with the starting profile's locator, and
-  /// blurs that region with the starting profile's blur (as `FramePipeline` does).
+  /// Decodes `images` and measures each one's light with the starting profile's pipeline
+  /// (`FramePipeline.measure`: located by its locator, its points blurred with its blur, or
+  /// a light network's features), once: the search decides the measurements again under
+  /// each profile it tries.
   public func prepare(
     _ images: [LabelledImage], name: String, decoder: ImageDecoder = ImageDecoder(), jobs: Int = 1
   ) -> PreparedSet {
@@ -77,22 +74,7 @@ public struct Calibrator: Sendable {
       i -> Result<Frame, DecodeError> in
       Result { () throws(DecodeError) in
         let pixels = try decoder.decode(fileAt: images[i].path).pixels
-        guard let (_, light) = pipeline.locate(in: pixels) else {
-          return Frame(blurred: nil, orientation: nil, lampColor: nil, busyness: 0, truth: images[i].truth)
-        }
-        if let reader = start.decider as? LightNetworkDecider {
-          let features = reader.network.thumbnail(of: pixels, region: light.box).map {
-            reader.network.features(of: $0)
-          }
-          return Frame(
-            blurred: nil, features: features, orientation: light.orientation, lampColor: light.lampColor,
-            busyness: 0,
-            truth: images[i].truth)
-        }
-        return Frame(
-          blurred: pipeline.blur.apply(to: pixels.cropped(to: light.box)), orientation: light.orientation,
-          lampColor: light.lampColor, busyness: light.lampColor == nil ? pixels.busyness(in: light.box) : 0,
-          truth: images[i].truth)
+        return Frame(measured: pipeline.measure(pixels, measuringBusyness: true), truth: images[i].truth)
       }
     }
     var frames: [Frame] = []
@@ -107,32 +89,15 @@ public struct Calibrator: Sendable {
   }
 
   /// The confusion of `profile` (with the starting profile's structure) on `set`, or on the
-  /// frames of `set` whose index `selected` accepts.
+  /// frames of `set` whose index `selected` accepts: each measurement decided as `profile`'s
+  /// pipeline decides it (`FramePipeline.decide`).
   public func confusion(
     _ profile: Profile, on set: PreparedSet, selected: (Int) -> Bool = { _ in true }
   ) -> Confusion {
-    let classifier = HSVClassifier(thresholds: profile.thresholds)
+    let pipeline = FramePipeline(profile: profile)
     var confusion = Confusion()
-    let reader = profile.decider as? LightNetworkDecider
     for (index, frame) in set.frames.enumerated() where selected(index) {
-      if let reader {
-        let read = frame.features.map { features in
-          let scores = reader.network.readout.scores(features)
-          let decision = reader.decide(probabilities: LightNetwork.softmax(scores))
-          return profile.finished(decision, placedFrom: frame.lampColor, busyness: 0).color
-        }
-        confusion.add(truth: frame.truth, read: read ?? .unknown)
-        continue
-      }
-      guard let blurred = frame.blurred else {
-        confusion.add(truth: frame.truth, read: .unknown)
-        continue
-      }
-      let grid = profile.grid.turned(frame.orientation)
-      let samples = grid.sample(blurred: blurred, classifier: classifier)
-      confusion.add(
-        truth: frame.truth,
-        read: profile.decide(samples, on: grid, placedFrom: frame.lampColor, busyness: frame.busyness).color)
+      confusion.add(truth: frame.truth, read: frame.measured.map { pipeline.decide($0).color } ?? .unknown)
     }
     return confusion
   }
@@ -216,7 +181,9 @@ public struct Calibrator: Sendable {
     let classes = reader.network.classes
     for (s, set) in sets.enumerated() {
       for (index, frame) in set.frames.enumerated() where selected(s, index) {
-        guard let measured = frame.features, let label = classes.firstIndex(of: frame.truth) else { continue }
+        guard let measured = frame.measured?.features, let label = classes.firstIndex(of: frame.truth) else {
+          continue
+        }
         features.append(measured)
         labels.append(label)
       }

@@ -17,8 +17,14 @@ public protocol LightDecider: Sendable, Codable, Equatable {
   /// The colour of a light whose points on `grid` are `samples`, with the evidence.
   func decide(_ samples: [SamplePoint], on grid: SampleGrid) -> LightDecision
 
-  /// The colour of the light in `region` of `image`, for a decider that `readsPixels`.
-  func decide(pixelsOf region: PixelRegion, in image: RGBImage) -> LightDecision
+  /// What the decider measures of the light in `region` of `image`, for a decider that
+  /// `readsPixels`: the numbers it decides from (`decide(features:)`), which a fit keeps
+  /// while it tries other values; nil when nothing can be measured there (the light reads
+  /// `unknown`).
+  func measure(pixelsOf region: PixelRegion, in image: RGBImage) -> [Float]?
+
+  /// The colour of a light whose pixels measured `features` (`measure(pixelsOf:in:)`).
+  func decide(features: [Float]) -> LightDecision
 
   /// What is wrong with the values, if anything: a profile with a problem is refused.
   var problem: String? { get }
@@ -29,8 +35,19 @@ extension LightDecider {
   public var readsPixels: Bool { false }
 
   /// Not called for a decider that reads points.
-  public func decide(pixelsOf region: PixelRegion, in image: RGBImage) -> LightDecision {
+  public func measure(pixelsOf region: PixelRegion, in image: RGBImage) -> [Float]? {
     preconditionFailure("\(Self.kind) reads sampled points, not pixels")
+  }
+
+  /// Not called for a decider that reads points.
+  public func decide(features: [Float]) -> LightDecision {
+    preconditionFailure("\(Self.kind) reads sampled points, not pixels")
+  }
+
+  /// The colour of the light in `region` of `image`, for a decider that `readsPixels`: what
+  /// it measures there, decided.
+  public func decide(pixelsOf region: PixelRegion, in image: RGBImage) -> LightDecision {
+    measure(pixelsOf: region, in: image).map(decide(features:)) ?? .empty
   }
 
   /// Whether `other` is this decider: the same kind with the same values.

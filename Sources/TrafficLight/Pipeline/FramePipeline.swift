@@ -1,7 +1,7 @@
 import TrafficLightKernels
 
-/// The stages after decoding, for one region of an image: locate the light, blur, classify,
-/// sample, decide. Unless a class map is asked for, only the sampled rows are blurred, or
+/// The stages after decoding, for one region of an image: locate the light, measure it (blur
+/// and classify its grid's points), decide. Unless a class map is asked for, only the sampled rows are blurred, or
 /// only the sampled pixels where that is cheaper (`GaussianBlur.rows` and `pixel` give the
 /// full blur's values exactly).
 public struct FramePipeline: Sendable {
@@ -24,57 +24,102 @@ public struct FramePipeline: Sendable {
   }
 
   /// Reads the light in `region` of `image` (clipped to the image; the whole image when
-  /// `nil`); the result keeps every pixel's class when `keepingMap`.
+  /// `nil`): the light located, measured and decided (`locate`, `measure`, `decide`); the
+  /// result keeps every pixel's class when `keepingMap`.
   ///
   /// Complexity: O(pixels of the region * blur radius).
   public func classify(_ image: RGBImage, region: PixelRegion? = nil, keepingMap: Bool = false) -> FrameResult
   {
-    guard let (area, light) = locate(in: image, region: region) else {
+    guard let measured = measure(image, region: region, keepingMap: keepingMap) else {
       return FrameResult(decision: .empty, region: nil)
     }
+    let decision = decide(measured, busyness: image.busyness(in: measured.light.box))
+    return FrameResult(decision: decision, region: measured.area, map: measured.map, light: measured.light)
+  }
+
+  /// The light located in `region` of `image` (clipped to the image; the whole image when
+  /// `nil`) and measured: its grid's points blurred and classified, or, for a decider that
+  /// reads pixels, what it measures of them; nil when no light is located. The light's
+  /// busyness is measured when `measuringBusyness` and no lit lamp placed it; the box's
+  /// class map is kept when `keepingMap`.
+  ///
+  /// Complexity: O(pixels of the region * blur radius).
+  public func measure(
+    _ image: RGBImage, region: PixelRegion? = nil, measuringBusyness: Bool = false, keepingMap: Bool = false
+  ) -> LightMeasurement? {
+    guard let (area, light) = locate(in: image, region: region) else { return nil }
     let grid = profile.grid.turned(light.orientation)
     let box = light.box
+    let busyness = measuringBusyness && light.lampColor == nil ? image.busyness(in: box) : nil
+    func measurement(samples: [SamplePoint] = [], features: [Float]? = nil, map: ClassMap? = nil)
+      -> LightMeasurement
+    {
+      LightMeasurement(
+        area: area, light: light, grid: grid, samples: samples, thresholds: profile.thresholds,
+        features: features,
+        busyness: busyness, map: map)
+    }
+    if profile.decider.readsPixels {
+      let map = keepingMap ? classifier.classify(blur.apply(to: image.cropped(to: box))) : nil
+      return measurement(features: profile.decider.measure(pixelsOf: box, in: image), map: map)
+    }
     func read(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (PixelClass, PixelColor) {
       (classifier.classify(r: r, g: g, b: b), PixelColor(r: r, g: g, b: b))
     }
-    // The light's colour from its points, by either path below.
-    func decide(_ samples: [SamplePoint]) -> LightDecision {
-      profile.decide(samples, on: grid, placedFrom: light.lampColor, busyness: image.busyness(in: box))
-    }
-    if profile.decider.readsPixels {
-      let decision = profile.decide(
-        pixelsOf: box, in: image, placedFrom: light.lampColor, busyness: image.busyness(in: box))
-      let map = keepingMap ? classifier.classify(blur.apply(to: image.cropped(to: box))) : nil
-      return FrameResult(decision: decision, region: area, map: map, light: light)
-    }
     if !keepingMap && !usesFullFrame {
       let rows = grid.rows(width: box.width, height: box.height)
-      let samples: [SamplePoint]
       if sparsePathIsCheaper(for: box, grid: grid, rows: rows.count) {
         // Blur and classify the sampled pixels only.
-        samples = grid.sample(width: box.width, height: box.height) { x, y in
-          let (r, g, b) = blur.pixel(x: x, y: y, in: image, region: box)
-          return read(r, g, b)
-        }
-      } else {
-        // Blur the sampled rows only.
-        let blurred = blur.rows(rows, of: image, region: box)
-        var rowOf = [Int](repeating: 0, count: box.height)
-        for (k, y) in rows.enumerated() { rowOf[y] = k }
-        samples = blurred.read { bytes in
+        return measurement(
+          samples: grid.sample(width: box.width, height: box.height) { x, y in
+            let (r, g, b) = blur.pixel(x: x, y: y, in: image, region: box)
+            return read(r, g, b)
+          })
+      }
+      // Blur the sampled rows only.
+      let blurred = blur.rows(rows, of: image, region: box)
+      var rowOf = [Int](repeating: 0, count: box.height)
+      for (k, y) in rows.enumerated() { rowOf[y] = k }
+      return measurement(
+        samples: blurred.read { bytes in
           grid.sample(width: box.width, height: box.height) { x, y in
             let i = (rowOf[y] * box.width + x) * 3
             return read(bytes[i], bytes[i + 1], bytes[i + 2])
           }
-        }
-      }
-      return FrameResult(decision: decide(samples), region: area, light: light)
+        })
     }
     let blurred = blur.apply(to: image.cropped(to: box))
-    let samples = grid.sample(blurred: blurred, classifier: classifier)
-    return FrameResult(
-      decision: decide(samples), region: area, map: keepingMap ? classifier.classify(blurred) : nil,
-      light: light)
+    return measurement(
+      samples: grid.sample(blurred: blurred, classifier: classifier),
+      map: keepingMap ? classifier.classify(blurred) : nil)
+  }
+
+  /// The colour of a measured light (`measure`) as this pipeline's profile reads it: its
+  /// points classified by the profile's thresholds (again, from their colours, when they
+  /// were measured under others) and decided, or, for a decider that reads pixels, what it
+  /// measured decided; then held to the profile's bounds (`Profile.decide`). A measurement
+  /// made under another profile must share this one's grid, blur and decider kind.
+  public func decide(_ measured: LightMeasurement) -> LightDecision {
+    decide(measured, busyness: measured.busyness ?? 0)
+  }
+
+  /// `decide(_:)`, with the light's busyness read only if a bound asks for it.
+  func decide(_ measured: LightMeasurement, busyness: @autoclosure () -> Double) -> LightDecision {
+    let lamp = measured.light.lampColor
+    if profile.decider.readsPixels {
+      let decision = measured.features.map(profile.decider.decide(features:)) ?? .empty
+      return profile.finished(decision, placedFrom: lamp, busyness: busyness())
+    }
+    var samples = measured.samples
+    if measured.thresholds != profile.thresholds {
+      samples = samples.map { point in
+        let color = point.color
+        return SamplePoint(
+          position: point.position, pixelClass: classifier.classify(r: color.r, g: color.g, b: color.b),
+          color: color)
+      }
+    }
+    return profile.decide(samples, on: measured.grid, placedFrom: lamp, busyness: busyness())
   }
 
   /// The light the profile's locator places in `region` of `image` (clipped to the image;

@@ -49,10 +49,15 @@ public struct LightNetworkDecider: LightDecider {
       confidence: color == .unknown ? 0 : probabilities[best])
   }
 
-  /// The colour of the light in `region` of `image`: its thumbnail through the network.
-  public func decide(pixelsOf region: PixelRegion, in image: RGBImage) -> LightDecision {
-    guard let thumbnail = network.thumbnail(of: image, region: region) else { return .empty }
-    return decide(probabilities: network.probabilities(of: thumbnail))
+  /// The network's features of the light in `region` of `image` (of its thumbnail); nil
+  /// when no thumbnail can be made of the region.
+  public func measure(pixelsOf region: PixelRegion, in image: RGBImage) -> [Float]? {
+    network.thumbnail(of: image, region: region).map { network.features(of: $0) }
+  }
+
+  /// The colour of a light whose thumbnail has `features`: the readout's probabilities of them.
+  public func decide(features: [Float]) -> LightDecision {
+    decide(probabilities: LightNetwork.softmax(network.readout.scores(features)))
   }
 
   /// Not called: the pipeline gives this decider pixels (`readsPixels`).
