@@ -79,6 +79,14 @@ enum StudyCommand: String {
       the loss); the convolutions are kept. Cross-validation fits each fold on its own
       thread (up to --jobs at once).
 
+      DIRs that are labelled recordings of one camera (frames/ and labels.csv of
+      index,file,state, as 'evaluate' reads them) fit the frame finder to that camera
+      instead: a search by housings (three lamps in a column, one unlike the other two,
+      in a housing apart from its surround), for lamps the camera burns out to white.
+      Which light carries a frame's state is not given: the fit learns it from the
+      states alone. The profile written is the starting one with that search added to
+      its finder; --split folders first reads each recording with a fit to the others.
+
       Options:
         -o, --output FILE     where to write the profile (required; written atomically)
         --from NAME|FILE      the starting profile (default: default)
@@ -254,12 +262,13 @@ enum StudyCommand: String {
     if options.candidates != nil && !options.folders.allSatisfy({ kinds[$0] == .frames }) {
       throw CommandError("--candidates reads folders of boxed frames only (frames/ and boxes.csv)")
     }
-    if options.folders.contains(where: { kinds[$0] == .recording }) {
-      guard self == .evaluate else {
+    if self == .calibrate && options.folders.contains(where: { kinds[$0] == .recording }) {
+      guard options.folders.allSatisfy({ kinds[$0] == .recording }) else {
         throw CommandError(
-          "a labelled recording (frames/ and labels.csv with index): 'evaluate' reads it, 'calibrate' fits crops"
+          "calibrate fits crop folders or labelled recordings (frames/ and labels.csv with index), not both at once"
         )
       }
+      return try calibrateRecordings(profile, options, jobs: jobs, console: &console)
     }
     if self == .evaluate && options.folders.contains(where: { kinds[$0] != .crops }) {
       return try evaluateMixed(profile, options, kinds: kinds, jobs: jobs, console: &console)
@@ -535,6 +544,73 @@ enum StudyCommand: String {
     }
     console.out("Wrote \(output) (use it with --profile \(output))")
     return 0
+  }
+
+  /// `calibrate` on labelled recordings: the frame finder's housing search fitted to the
+  /// camera (`HousingFit`), written into the starting profile's finder. With `--split
+  /// folders`, first each recording read (as `evaluate` reads it) by a fit to the others.
+  private func calibrateRecordings(
+    _ start: Profile, _ options: Options, jobs: Int, console: inout Console
+  ) throws(CommandError) -> Int32 {
+    guard var locator = start.locator as? LitLampRegion else {
+      throw CommandError(
+        "calibrate on recordings fits the frame finder of a profile whose locator finds lamps (default or fitted), "
+          + "not \(start.name)")
+    }
+    if options.folds > 0 {
+      throw CommandError("recordings are left out whole: use --split folders, not --folds")
+    }
+    let output = options.output!
+    let name = options.name ?? ((output as NSString).lastPathComponent as NSString).deletingPathExtension
+    var recordings: [LabelledRecording] = []
+    for folder in options.folders {
+      do { recordings.append(try LabelledRecording.load(folder)) } catch { throw CommandError(error) }
+    }
+    var fit = HousingFit(
+      minimumConfidence: locator.finder.minimumConfidence, geometry: locator.finder.housings)
+    fit.redCalledGreenPenalty = options.penalty
+    let prepared = recordings.map { fit.prepare($0, jobs: jobs) }
+    for (recording, set) in zip(recordings, prepared) {
+      for error in set.unreadable { console.err("Note: left out \(error.description) (\(recording.folder))") }
+    }
+    guard prepared.contains(where: { !$0.frames.isEmpty }) else {
+      console.err(
+        "Error: no frame could be read in \(options.folders.joined(separator: ", ")): no profile written")
+      return 1
+    }
+    func profile(_ search: HousingSearch, named profileName: String) -> Profile {
+      var profile = start
+      profile.name = profileName
+      locator.finder.housings = search
+      profile.locator = locator
+      return profile
+    }
+    var status: Int32 = 0
+    if options.split == .folders {
+      guard recordings.count > 1 else { throw CommandError("--split folders needs two recordings or more") }
+      console.out("Each recording read by a fit to the others:")
+      for (index, recording) in recordings.enumerated() {
+        let others = prepared.indices.filter { $0 != index }.flatMap { prepared[$0].frames }
+        let heldOut = profile(
+          fit.fit(others), named: "\(name) without \((recording.folder as NSString).lastPathComponent)")
+        let (score, unreadable) = Self.evaluate(recording, heldOut, options, jobs: jobs, console: &console)
+        Self.reportRecording(score, folder: recording.folder, profile: heldOut, options, console: &console)
+        if unreadable > 0 { status = 1 }
+      }
+      if options.format != .jsonl { console.out("") }
+    }
+    let fitted = profile(fit.fit(prepared.flatMap(\.frames)), named: name)
+    console.out("The fit on every recording, read on them (the frames it was fitted to):")
+    for recording in recordings {
+      let (score, _) = Self.evaluate(recording, fitted, options, jobs: jobs, console: &console)
+      Self.reportRecording(score, folder: recording.folder, profile: fitted, options, console: &console)
+    }
+    if let problem = AtomicFile.write(Array(fitted.json()) + [0x0A], to: output) {
+      console.err("Error: \(problem)")
+      return 1
+    }
+    console.out("Wrote \(output) (use it with --profile \(output))")
+    return status
   }
 
   /// Fewer images of a colour than this draw a warning from `calibrate`.

@@ -102,3 +102,45 @@ package func syntheticFrame(_ lights: [(color: SignalColor, x: Int, y: Int)] = [
   for light in lights { paste(syntheticLight(lit: light.color), into: &frame, x: light.x, y: light.y) }
   return frame
 }
+
+/// A bright yellow housing whose lamps burn out: two grey unlit lamps and one near-white lit
+/// one (none saturated: no lamp colour to find), `diameter` wide lamps at `pitch` 1.35.
+package func blownOutHousing(lit: SignalColor, diameter: Int) -> RGBImage {
+  let pitch = Double(diameter) * 1.35
+  let width = Int(Double(diameter) * 1.4)
+  let height = Int(2 * pitch + Double(diameter) * 1.4)
+  var image = RGBImage(width: width, height: height, fill: (245, 225, 120))
+  let place = [SignalColor.red, .yellow, .green].firstIndex(of: lit)
+  for k in 0..<3 {
+    let cx = Double(width) / 2
+    let cy = Double(height) / 2 + Double(k - 1) * pitch
+    let r = Double(diameter) / 2
+    for y in 0..<height {
+      for x in 0..<width {
+        let (dx, dy) = (Double(x) + 0.5 - cx, Double(y) + 0.5 - cy)
+        if dx * dx + dy * dy <= r * r { image[x, y] = k == place ? (252, 250, 240) : (120, 118, 112) }
+      }
+    }
+  }
+  return image
+}
+
+/// A dark, textured scene (foliage-like noise from `seed`), with a white pole and a plain
+/// yellow board as distractors, and the housing (if any) at (`x`, `y`).
+package func carParkScene(
+  housing: RGBImage?, x: Int = 0, y: Int = 0, seed: UInt64, width: Int = 200, height: Int = 150
+) -> RGBImage {
+  var state = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+  var frame = RGBImage(width: width, height: height, fill: (40, 50, 35))
+  for row in 0..<height {
+    for column in 0..<width {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let n = UInt8((state >> 33) % 40)
+      frame[column, row] = (30 + n, 40 + n, 25 + n / 2)
+    }
+  }
+  paint((230, 230, 230), x: (width - 20)..<(width - 16), y: 10..<(height - 10), in: &frame)
+  paint((240, 220, 110), x: 10..<40, y: (height - 30)..<(height - 18), in: &frame)
+  if let housing { paste(housing, into: &frame, x: x, y: y) }
+  return frame
+}

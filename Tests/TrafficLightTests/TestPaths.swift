@@ -16,5 +16,16 @@ enum TestPaths {
   static let sharedDatasets = shared("datasets")
   /// The shared whole frames, when they sit beside the repository.
   static let sharedFrames = shared("frames")
+  static let sharedSequences = shared("sequences")
 
+}
+
+/// How the tests were built.
+enum TestBuild {
+  /// Whether the tests were compiled optimised (`swift test -c release`).
+  #if DEBUG
+    static let optimised = false
+  #else
+    static let optimised = true
+  #endif
 }

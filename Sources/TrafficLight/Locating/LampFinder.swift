@@ -43,7 +43,8 @@ public struct FoundLight: Sendable, Equatable {
 /// head, then of a horizontal one (`heads` restricts the search to one). The search runs on
 /// the image and on halvings of it (2x2 means) down to a quarter of its size, so that large
 /// lamps whose LEDs show as dots are seen whole; a light found at two scales is kept once, at
-/// its most confident.
+/// its most confident. With `housings` (a camera's, fitted by `calibrate` on its recordings),
+/// the housing search's light (`HousingSearch`: lamps that show no colour) joins the lamps'.
 public struct LampFinder: Sendable, Codable, Equatable {
   /// The blur applied before the pixels are judged, in pixels of each scale.
   public var sigma = 1.0
@@ -90,13 +91,17 @@ public struct LampFinder: Sendable, Codable, Equatable {
   public var searchSide = 900
   /// The largest `searchSide` a profile may give.
   public static let largestSearchSide = 2048
+  /// A second search, by housings rather than lamps, for a camera whose lamps burn out to
+  /// white (`HousingSearch`, fitted from a recording of that camera by `calibrate`); its
+  /// light joins the lamps' lights. Nil (the default): lamps only.
+  public var housings: HousingSearch? = nil
 
   /// The finder with the defaults above (fitted to the shared frames; CALIBRATION.md).
   public init() {}
 
   private enum CodingKeys: String, CodingKey {
     case sigma, thresholds, dimThresholds, minimumArea, unlitRatio, lampPitch, halvings, smallestHalvedSide
-    case minimumConfidence, searchSide, heads, evidence, choice
+    case minimumConfidence, searchSide, heads, evidence, choice, housings
   }
 
   /// Decodes a finder; a missing key keeps the value `init()` gives it.
@@ -123,6 +128,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
     heads = try value(.heads, heads)
     evidence = try value(.evidence, evidence)
     choice = try value(.choice, choice)
+    housings = try container.decodeIfPresent(HousingSearch.self, forKey: .housings)
   }
 
   /// Encodes every value; no second look (`dimThresholds` nil) as null.
@@ -145,6 +151,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
     try container.encode(heads, forKey: .heads)
     try container.encode(evidence, forKey: .evidence)
     try container.encode(choice, forKey: .choice)
+    try container.encodeIfPresent(housings, forKey: .housings)
   }
 
   /// What is wrong with the values, if anything (a profile naming such a finder is refused).
@@ -165,6 +172,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
     }
     if let problem = evidence.problem { return "evidence: \(problem)" }
     if let problem = choice.problem { return problem }
+    if let problem = housings?.problem { return problem }
     if !(lampPitch >= 0.5 && lampPitch <= 10) {
       return "lampPitch must be between 0.5 and 10, not \(lampPitch)"
     }
@@ -187,15 +195,21 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// lamp, within two lamp pitches (a red lamp lit with a green arrow, a head lit both ways),
   /// is dropped, and what it had hidden stays hidden. A red candidate whose mean value is at
   /// most `unlitRatio` of the green lamp's is as dim beside it as an unlit lamp is (a sunlit
-  /// green light's unlit red lens) and drops nothing.
+  /// green light's unlit red lens) and drops nothing. With `housings`, unless only horizontal
+  /// heads are looked for, the housing search's light joins them (one light where it
+  /// overlaps another, as above).
   ///
-  /// Complexity: O(pixels * blur radius).
+  /// Complexity: O(pixels * blur radius), and O(pixels * scales) more with `housings`.
   public func find(in image: RGBImage) -> [FoundLight] { find(in: image, clock: nil) }
 
   /// `find(in:)`, its stages timed on `clock`.
   package func find(in image: RGBImage, clock: StageClock?) -> [FoundLight] {
     let patches = candidatesByPatch(in: image, clock: clock)
-    return clock.time("choose") { choose(from: patches) }
+    let lights = clock.time("choose") { choose(from: patches) }
+    guard let housings, heads != .horizontal,
+      let housing = clock.time("housings", { housings.find(in: image) })
+    else { return lights }
+    return Self.keepingOnePerLight(lights + [housing])
   }
 
   /// The lights `find(in:)` keeps of the candidates of each patch.
