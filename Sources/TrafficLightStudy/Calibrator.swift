@@ -70,20 +70,8 @@ public struct Calibrator: Sendable {
     _ images: [LabelledImage], name: String, decoder: ImageDecoder = ImageDecoder(), jobs: Int = 1
   ) -> PreparedSet {
     let pipeline = FramePipeline(profile: start)
-    let results = OrderedParallelMap.map(count: images.count, jobs: jobs) {
-      i -> Result<Frame, DecodeError> in
-      Result { () throws(DecodeError) in
-        let pixels = try decoder.decode(fileAt: images[i].path).pixels
-        return Frame(measured: pipeline.measure(pixels, measuringBusyness: true), truth: images[i].truth)
-      }
-    }
-    var frames: [Frame] = []
-    var unreadable: [DecodeError] = []
-    for result in results {
-      switch result {
-      case .success(let frame): frames.append(frame)
-      case .failure(let error): unreadable.append(error)
-      }
+    let (frames, unreadable) = images.measured(decoder: decoder, jobs: jobs) { pixels, truth in
+      Frame(measured: pipeline.measure(pixels, measuringBusyness: true), truth: truth)
     }
     return PreparedSet(name: name, frames: frames, unreadable: unreadable)
   }

@@ -61,21 +61,11 @@ public struct HousingFit: Sendable {
       frames: [Frame], unreadable: [DecodeError]
     )
   {
-    let frames = recording.frames
-    let results = OrderedParallelMap.map(count: frames.count, jobs: jobs) { i -> Result<Frame, DecodeError> in
-      Result { () throws(DecodeError) in
-        measure(try decoder.decode(fileAt: frames[i].path).pixels, truth: frames[i].truth)
-      }
+    let fit = self
+    let (frames, unreadable) = recording.frames.measured(decoder: decoder, jobs: jobs) { pixels, truth in
+      fit.measure(pixels, truth: truth)
     }
-    var measured: [Frame] = []
-    var unreadable: [DecodeError] = []
-    for result in results {
-      switch result {
-      case .success(let frame): measured.append(frame)
-      case .failure(let error): unreadable.append(error)
-      }
-    }
-    return (measured, unreadable)
+    return (frames, unreadable)
   }
 
   /// The search fitted to `frames`.
