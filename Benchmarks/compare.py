@@ -42,6 +42,36 @@ def peer_stages(peer, image, repeat):
     return {m.group(1): float(m.group(2)) for m in re.finditer(r"^(\S+)\s+([\d.]+) ms", out, re.M)}
 
 
+# The lean OpenCV pipeline most people would write for the same work: GaussianBlur, cvtColor to
+# HSV, one inRange per colour (the shared peer ORs two red ranges besides). One thread.
+LEAN = r"""
+import statistics, sys, time
+import cv2, numpy as np
+cv2.setNumThreads(1)
+image = cv2.imread(sys.argv[1])
+H, S = 255.0 / 360.0, int(0.8 * 255) + 1
+ranges = [((0, S, 0), (5 * H, 255, 255)), ((5 * H, S, 0), (60 * H, 255, 255)), ((140 * H, S, 0), (220 * H, 255, 255))]
+ranges = [(np.array(lo, dtype=np.float64), np.array(hi, dtype=np.float64)) for lo, hi in ranges]
+blur, classify = [], []
+for _ in range(int(sys.argv[2])):
+    start = time.perf_counter()
+    blurred = cv2.GaussianBlur(image, (13, 13), 2.0, borderType=cv2.BORDER_REPLICATE)
+    middle = time.perf_counter()
+    hsv = cv2.cvtColor(blurred, cv2.COLOR_BGR2HSV_FULL)
+    masks = [cv2.inRange(hsv, lo, hi) for lo, hi in ranges]
+    end = time.perf_counter()
+    blur.append((middle - start) * 1000)
+    classify.append((end - middle) * 1000)
+print(statistics.median(blur), statistics.median(classify), statistics.median(b + c for b, c in zip(blur, classify)))
+"""
+
+
+def lean_stages(image, repeat):
+    """The lean OpenCV pipeline's median milliseconds: blur, HSV and three inRange, both."""
+    blur, classify, both = map(float, run([sys.executable, "-c", LEAN, image, str(repeat)]).stdout.split())
+    return {"blur": blur, "hsv+inRange": classify, "blur+hsv+inRange": both}
+
+
 def ours_stages(frame, level):
     out = run([BENCH, "--json", "--seconds", "1", "--filter", frame, "--kernel-level", level]).stdout
     return {r["benchmark"]: r["p50_ns"] / 1e6 for r in map(json.loads, out.splitlines())}
@@ -88,13 +118,15 @@ def main(argv):
 
         # The machine's speed drifts over minutes: alternate the two sides, three rounds each,
         # and take each figure's median over the rounds.
-        theirs_rounds, ours_rounds = [], {level: [] for level in levels}
+        theirs_rounds, lean_rounds, ours_rounds = [], [], {level: [] for level in levels}
         for _ in range(3):
             theirs_rounds.append(peer_stages(peer, frame, 50))
+            lean_rounds.append(lean_stages(frame, 50))
             for level in levels:
                 ours_rounds[level].append(ours_stages("1920x1080", level))
         theirs = {k: statistics.median(r[k] for r in theirs_rounds) for k in theirs_rounds[0]}
         theirs["blur+hsv+inRange"] = statistics.median(r["blur"] + r["hsv+inRange"] for r in theirs_rounds)
+        lean = {k: statistics.median(r[k] for r in lean_rounds) for k in lean_rounds[0]}
         for level in reversed(levels):
             ours = {k: statistics.median(r[k] for r in ours_rounds[level]) for k in ours_rounds[level][0]}
             # Targets for the x86-64 levels; generic and portable are other architectures'
@@ -104,6 +136,13 @@ def main(argv):
             rows.append((
                 f"1080p blur + classify, one core, {level}", ours["blur+classify"], theirs["blur+hsv+inRange"],
                 "ms", goals[1]))
+            # Against the lean OpenCV pipeline: the targets of 3x (blur) and 4x (blur + classify).
+            lean_goals = (3.0, 4.0) if level in ("avx2", "avx512") else (None, None)
+            rows.append((f"1080p blur vs lean OpenCV's, one core, {level}", ours["blur"], lean["blur"], "ms",
+                         lean_goals[0]))
+            rows.append((
+                f"1080p blur + classify vs lean OpenCV, one core, {level}", ours["blur+classify"],
+                lean["blur+hsv+inRange"], "ms", lean_goals[1]))
             # --find-lights at this level: the frame decoded reduced, searched, its lights read
             # again at full size, against the full decode.
             rows.append((
