@@ -8,7 +8,9 @@ public struct TuningAxis<Owner>: Sendable {
   public let name: String
   /// The values the calibrator tries, in order.
   public let values: [Double]
-  /// A value of the grid that switches the owning rule off, if the rule may be switched off.
+  /// A value of the grid that switches the owning rule off, if the rule may be switched off:
+  /// `SearchSpace.profile(_:values:axes:)` leaves the rule out at it (`setting` sets it as
+  /// any other value).
   public let off: Double?
   /// The index, in its cascade, of the rule `off` switches off (set when the axis is lifted
   /// onto the cascade).
