@@ -1,9 +1,9 @@
 import TrafficLightKernels
 
 /// The stages after decoding, for one region of an image: locate the light, measure it (blur
-/// and classify its grid's points), decide. Unless a class map is asked for, only the sampled rows are blurred, or
-/// only the sampled pixels where that is cheaper (`GaussianBlur.rows` and `pixel` give the
-/// full blur's values exactly).
+/// and classify its grid's points), decide. Unless a class map is asked for, only the sampled
+/// rows are blurred, or only the sampled pixels where that is cheaper (`GaussianBlur.rows` and
+/// `pixel` give the full blur's values exactly).
 public struct FramePipeline: Sendable {
   /// The profile the stages follow.
   public let profile: Profile
@@ -56,8 +56,7 @@ public struct FramePipeline: Sendable {
     {
       LightMeasurement(
         area: area, light: light, grid: grid, samples: samples, thresholds: profile.thresholds,
-        features: features,
-        busyness: busyness, map: map)
+        features: features, busyness: busyness, map: map)
     }
     if profile.decider.readsPixels {
       let map = keepingMap ? classifier.classify(blur.apply(to: image.cropped(to: box))) : nil
