@@ -26,12 +26,15 @@ let package = Package(
     // Pixel buffers, the blur and the per-pixel classifier (the Swift SIMD form, and the
     // choice of level): no Foundation.
     .target(name: "TrafficLightKernels", dependencies: ["CKernels"]),
-    // Decoding, sampling, voting, profiles and the frame pipeline. The `fitted` profile's
-    // JSON (its network's weights) is compiled in as bytes, so the binary needs no file
-    // beside it.
+    // Decoding, sampling, voting, profiles and the frame pipeline. The fitted numbers are
+    // JSON (the `default` and `fitted` profiles, the lamp finder's evidence model) compiled
+    // in as bytes, so the binary needs no file beside it.
     .target(
       name: "TrafficLight", dependencies: ["CImageCodecs", "TrafficLightKernels"],
-      resources: [.embedInCode("Profiles/fitted.json")]),
+      resources: [
+        .embedInCode("Profiles/default.json"), .embedInCode("Profiles/fitted.json"),
+        .embedInCode("Profiles/lamp-evidence.json"),
+      ]),
     // The study of a profile beside the library: labelled folders and recordings, evaluation,
     // folds, and the calibrator with the values it searches (the search space is the study's,
     // not the deciders').

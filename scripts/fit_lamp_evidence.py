@@ -19,7 +19,6 @@ import argparse
 import csv
 import json
 import os
-import re
 import sys
 
 import numpy as np
@@ -106,16 +105,14 @@ def with_evidence(profile_path, evidence):
 
 
 def check(path, bias, raw, tolerance=1e-3):
-    """Exits 1 unless the `fitted` model in the Swift source at `path` is (bias, raw)."""
+    """Exits 1 unless the model in the JSON file at `path` (LampEvidence's form) is (bias, raw)."""
     with open(path) as handle:
-        source = handle.read()
-    fitted = source[source.index("static let fitted"):]
-    numbers = [float(n) for n in re.findall(r"-?\d+\.?\d*(?:e-?\d+)?", fitted)]
-    stored_bias, stored = numbers[0], np.array(numbers[1 : 1 + len(raw)])
-    worst = max(abs(stored_bias - bias), np.abs(stored - raw).max()) if len(stored) == len(raw) else np.inf
+        stored = json.load(handle)
+    stored_bias, weights = stored["bias"], np.array(stored["weights"], dtype=float)
+    worst = max(abs(stored_bias - bias), np.abs(weights - raw).max()) if len(weights) == len(raw) else np.inf
     if worst > tolerance:
-        sys.exit(f"{path}: LampEvidence.fitted is not this fit (largest difference {worst:.3g})")
-    print(f"{path}: LampEvidence.fitted is this fit (largest difference {worst:.3g})")
+        sys.exit(f"{path}: the shipped evidence model is not this fit (largest difference {worst:.3g})")
+    print(f"{path}: the shipped evidence model is this fit (largest difference {worst:.3g})")
 
 
 def main():
@@ -127,7 +124,7 @@ def main():
     parser.add_argument("--penalty", type=float, default=10.0)
     parser.add_argument("--profile", help="a profile JSON to write with the fitted evidence")
     parser.add_argument("-o", "--output")
-    parser.add_argument("--check", metavar="SWIFT", help="exit 1 unless LampEvidence.fitted in SWIFT is this fit")
+    parser.add_argument("--check", metavar="JSON", help="exit 1 unless the model in JSON (lamp-evidence.json) is this fit")
     args = parser.parse_args()
 
     names, folders, paths, labels, values = load(args.candidates)

@@ -45,6 +45,29 @@ import TrafficLightKernels
         "../../profiles/untrained.json"))
     #expect(ProfileKeys.firstUnknown(in: untrained) == nil)
     #expect(throws: Never.self) { try Profile.decode(untrained, path: "untrained.json") }
+    // The compiled-in files load without the key check: it is here instead.
+    for (name, json) in [
+      ("default", PackageResources.default_json), ("fitted", PackageResources.fitted_json),
+    ] {
+      #expect(ProfileKeys.firstUnknown(in: Data(json)) == nil, "\(name)")
+      #expect(try Profile.decode(Data(json), path: name) == Profile.named(name))
+    }
+  }
+
+  /// The default profile's file names what its cascade reads; its finder is `LampFinder()`
+  /// looking for vertical heads, with the evidence model of `lamp-evidence.json`.
+  @Test func defaultProfile_isItsFile_withTheFinderDefaults() throws {
+    var finder = LampFinder()
+    finder.heads = .vertical
+    #expect((Profile.default.locator as? LitLampRegion)?.finder == finder)
+    #expect(Profile.default == Profile.default.oriented(.vertical))
+    #expect(LampFinder().evidence.weights.count == LampEvidence.termCount)
+    let evidence = try JSONDecoder().decode(
+      LampEvidence.self, from: Data(PackageResources.lamp_evidence_json))
+    #expect(evidence == LampEvidence.fitted && evidence.problem == nil)
+    let kinds = (Profile.default.decider as? CascadeDecider)?.rules.map { type(of: $0).kind }
+    #expect(kinds == ["warmSplit", "warmPlace", "faintLamp", "brightnessFallback", "redVetoesGreen"])
+    #expect(try Profile.decode(Profile.default.json(), path: "default") == Profile.default)
   }
 
   @Test func fractionalCounts_andFifos_areNamed() throws {

@@ -12,7 +12,7 @@ public enum ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .notFound(let name):
-      "no profile named '\(name)' (built in: \(Profile.builtIn.map(\.name).joined(separator: ", "))) and no such file"
+      "no profile named '\(name)' (built in: \(Profile.builtInNames.joined(separator: ", "))) and no such file"
     case .unreadable(let path, let reason): "\(path): cannot read profile: \(reason)"
     case .invalid(let path, let reason): "\(path): invalid profile: \(reason)"
     }
@@ -97,33 +97,11 @@ public struct Profile: Sendable, Equatable, Codable {
   /// finder's `unlitRatio`); and where no lit lamp placed the light, a region as busy as
   /// foliage or rendered terrain names no colour (`maximumBusyness`). A sequence is smoothed
   /// by the most likely states of the light over the whole recording (`Smoothing.Kind.offline`).
-  /// It reads vertical
-  /// lights: its locator looks for vertical heads only (`oriented(_:)` turns it).
-  /// CALIBRATION.md says what each value is for and what its neighbours read.
-  public static let `default` = Profile(
-    name: "default", sigma: 2,
-    thresholds: HSVThresholds(
-      saturationFloor: 0.4, valueFloor: 0.2,
-      green: HueRange(90, 195, saturationFloor: 0.4),
-      yellow: HueRange(15, 65, saturationFloor: 0.6),
-      red: HueRange(325, 15, saturationFloor: 0.4)),
-    grid: SampleGrid(points: 9, columns: 9), locator: LitLampRegion(),
-    decider: CascadeDecider(
-      positionWeight: 5, relativeBrightness: 0.3,
-      rules: [
-        WarmSplit(hue: 20, lower: 325, upper: 65, saturationFloor: 0.1, valueFloor: 0.2),
-        WarmPlace(),
-        FaintLamp(
-          color: .green, lower: 90, upper: 195, saturationFloor: 0.1, valueFloor: 0.2, points: 2,
-          redVeto: HueRange(325, 15), lead: 1, shade: 0.1),
-        BrightnessFallback(
-          margin: 0, floor: 0.7, lead: 0.05, disc: 0.05,
-          tint: LampTint(
-            white: 0.2, red: HueRange(300, 15), yellow: HueRange(15, 65), green: HueRange(90, 195))),
-        RedVetoesGreen(unlitRatio: 0.8),
-      ]),
-    maximumBusyness: 0.55, smoothing: Smoothing(kind: .offline)
-  ).oriented(.vertical)
+  /// It reads vertical lights: its locator looks for vertical heads only (`oriented(_:)`
+  /// turns it), with the finder's own defaults (`LampFinder()`).
+  /// Its values are data, `Sources/TrafficLight/Profiles/default.json`, compiled into the
+  /// library; CALIBRATION.md says what each value is for and what its neighbours read.
+  public static let `default` = builtIn(PackageResources.default_json, named: "default.json")
 
   /// The finder this profile searches whole frames with: its locator's
   /// (`LitLampRegion.finder`, the same notion of a lit lamp as in a crop) or, for a locator
@@ -152,22 +130,38 @@ public struct Profile: Sendable, Equatable, Codable {
   /// each light the lamp finder finds in a frame, read from its thumbnail;
   /// `scripts/train_light_network.py` trains it and wrote its JSON,
   /// `Sources/TrafficLight/Profiles/fitted.json`, compiled into the library.
-  public static let fitted: Profile = {
+  public static let fitted = builtIn(PackageResources.fitted_json, named: "fitted.json")
+
+  /// The profile whose JSON is compiled into the library. Its keys are not checked against
+  /// what reads them (the tests do that, and the check costs more than the decoding);
+  /// its values are.
+  private static func builtIn(_ json: [UInt8], named file: String) -> Profile {
     do {
-      return try decode(Data(PackageResources.fitted_json), path: "fitted.json")
+      let profile = try JSONDecoder().decode(Profile.self, from: Data(json))
+      if let problem = profile.problem { throw ProfileError.invalid(path: file, reason: problem) }
+      return profile
     } catch {
-      preconditionFailure("the built-in fitted profile does not load: \(error)")
+      preconditionFailure("the built-in profile \(file) does not load: \(error)")
     }
-  }()
+  }
+
+  /// The names of the built-in profiles.
+  public static let builtInNames = ["seed", "default", "fitted"]
 
   /// The profiles known by name: `seed`, `default` and `fitted`.
-  public static let builtIn: [Profile] = [.seed, .default, .fitted]
+  public static var builtIn: [Profile] { [.seed, .default, .fitted] }
 
-  /// A built-in profile by name, or else the JSON profile at that path.
+  /// A built-in profile by name, or else the JSON profile at that path. Only the profile
+  /// named is loaded.
   ///
   /// - Throws: `ProfileError`.
   public static func named(_ nameOrPath: String) throws(ProfileError) -> Profile {
-    if let profile = builtIn.first(where: { $0.name == nameOrPath }) { return profile }
+    switch nameOrPath {
+    case "seed": return .seed
+    case "default": return .default
+    case "fitted": return .fitted
+    default: break
+    }
     var status = stat()
     guard FileSystemPath.status(nameOrPath, &status) else { throw .notFound(nameOrPath) }
     return try read(fileAt: nameOrPath)
