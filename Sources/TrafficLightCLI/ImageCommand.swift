@@ -773,8 +773,15 @@ enum ImageCommand {
   private static func refuseOverwritingInputs(_ options: CommandOptions, images: [String])
     throws(CommandError)
   {
+    // Only an output that exists already can be an input: the inputs' real paths (a call
+    // each) are worked out only then.
+    let maskFolder = options.mask.flatMap(realPath)
+    guard
+      maskFolder != nil
+        || [options.output, options.timeline].contains(where: { $0.flatMap(realPath) != nil })
+    else { return }
     let inputs = Set(images.compactMap(realPath))
-    if let mask = options.mask, let folder = realPath(mask) {
+    if let mask = options.mask, let folder = maskFolder {
       for input in inputs
       where (input as NSString).deletingLastPathComponent == folder
         && ((input as NSString).lastPathComponent.hasSuffix(".png")

@@ -309,6 +309,9 @@ import TrafficLightTestSupport
     #expect(NaturalOrder.precedes("x007", "x8"))
     #expect(NaturalOrder.precedes("x7", "x007"))  // equal numbers: fewer zeros first
     #expect(!NaturalOrder.precedes("x8", "x8"))
+    // Items sorted by their names: equal names keep the order given.
+    let items = [("b2", 0), ("a", 1), ("b10", 2), ("a", 3)]
+    #expect(NaturalOrder.sorted(items, by: \.0).map(\.1) == [1, 3, 0, 2])
   }
 
   @Test func collect_folder_walksInNaturalOrder_andSkipsOtherFiles() throws {

@@ -18,6 +18,8 @@ public enum FileSystemPath {
 
   /// The path for `bytes` (no terminating zero).
   public static func string<C: Collection>(fromBytes bytes: C) -> String where C.Element == UInt8 {
+    // Most names: valid UTF-8 with no scalar from the escapes' range (whose UTF-8 starts F4).
+    if !bytes.contains(0xF4), let text = String(validating: bytes, as: UTF8.self) { return text }
     let bytes = Array(bytes)
     var scalars = String.UnicodeScalarView()
     var parser = Unicode.UTF8.ForwardParser()
@@ -48,6 +50,8 @@ public enum FileSystemPath {
 
   /// The bytes `path` stands for (no terminating zero).
   public static func bytes(_ path: String) -> [UInt8] {
+    // No escape (every escape's UTF-8 starts F4): the bytes are the UTF-8.
+    if !path.utf8.contains(0xF4) { return Array(path.utf8) }
     var out: [UInt8] = []
     out.reserveCapacity(path.utf8.count)
     for scalar in path.unicodeScalars {
@@ -143,6 +147,20 @@ public enum FileSystemPath {
 
   /// The names in the folder at `path` (without "." and ".."), or the system's reason.
   public static func names(inFolder path: String) -> Result<[String], SystemError> {
+    entries(inFolder: path).map { $0.map(\.name) }
+  }
+
+  /// A name in a folder, and whether the folder's listing says it is a regular file (false:
+  /// not one, or not said).
+  public struct FolderEntry: Sendable {
+    /// The entry's name, as `string(fromBytes:)` gives it.
+    public let name: String
+    /// The listing's type is a regular file: no link, no folder, no device.
+    public let isRegularFile: Bool
+  }
+
+  /// The entries of the folder at `path` (not `.` and `..`), in the order the system lists them.
+  public static func entries(inFolder path: String) -> Result<[FolderEntry], SystemError> {
     let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0, let stream = fdopendir(descriptor) else {
       let error = SystemError.current
@@ -150,7 +168,7 @@ public enum FileSystemPath {
       return .failure(error)
     }
     defer { closedir(stream) }
-    var names: [String] = []
+    var entries: [FolderEntry] = []
     while let entry = readdir(stream) {
       // d_name is declared as 256 bytes, but a record may end sooner (d_reclen): read up to
       // the terminating zero only, in place.
@@ -158,9 +176,10 @@ public enum FileSystemPath {
       let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
       let bytes = UnsafeBufferPointer(start: name, count: length)
       if bytes.elementsEqual([46]) || bytes.elementsEqual([46, 46]) { continue }
-      names.append(string(fromBytes: bytes))
+      entries.append(
+        FolderEntry(name: string(fromBytes: bytes), isRegularFile: entry.pointee.d_type == DT_REG))
     }
-    return .success(names)
+    return .success(entries)
   }
 
   private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!

@@ -62,8 +62,8 @@ public enum InputCollector {
     _ directory: String, identity: FileIdentity, recursive: Bool, visited: inout Set<FileIdentity>,
     into items: inout [InputItem]
   ) -> Int {
-    // Each frame: a folder's path with its separator, and its names still to visit.
-    var stack: [(prefix: String, names: ArraySlice<String>)] = []
+    // Each frame: a folder's path with its separator, and its entries still to visit.
+    var stack: [(prefix: String, entries: ArraySlice<FileSystemPath.FolderEntry>)] = []
     func enter(_ folder: String, _ identity: FileIdentity) {
       guard visited.insert(identity).inserted else {
         items.append(
@@ -71,8 +71,9 @@ public enum InputCollector {
         return
       }
       switch listDirectory(folder) {
-      case .success(let names):
-        stack.append((folder.hasSuffix("/") ? folder : folder + "/", NaturalOrder.sorted(names)[...]))
+      case .success(let entries):
+        stack.append(
+          (folder.hasSuffix("/") ? folder : folder + "/", NaturalOrder.sorted(entries, by: \.name)[...]))
       case .failure(let reason):
         items.append(.skipped(path: folder, reason: "cannot list folder: \(reason.message)"))
       }
@@ -80,14 +81,16 @@ public enum InputCollector {
     enter(directory, identity)
     var found = 0
     while let top = stack.indices.last {
-      guard let name = stack[top].names.popFirst() else {
+      guard let entry = stack[top].entries.popFirst() else {
         stack.removeLast()
         continue
       }
+      let name = entry.name
       let path = stack[top].prefix + name
       if name.hasPrefix(".") {
         items.append(.skipped(path: path, reason: "hidden"))
-      } else if let child = FileIdentity(directoryAt: path) {
+      } else if !entry.isRegularFile, let child = FileIdentity(directoryAt: path) {
+        // A regular file by the listing is no folder; a link or an unsaid type is looked at.
         if recursive {
           enter(path, child)
         } else {
@@ -106,8 +109,10 @@ public enum InputCollector {
     return found
   }
 
-  private static func listDirectory(_ path: String) -> Result<[String], FileSystemPath.SystemError> {
-    FileSystemPath.names(inFolder: path)
+  private static func listDirectory(_ path: String) -> Result<
+    [FileSystemPath.FolderEntry], FileSystemPath.SystemError
+  > {
+    FileSystemPath.entries(inFolder: path)
   }
 }
 

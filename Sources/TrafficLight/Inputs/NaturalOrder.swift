@@ -5,8 +5,25 @@ public enum NaturalOrder {
   ///
   /// Complexity: O(length of the shorter string).
   public static func precedes(_ a: String, _ b: String) -> Bool {
-    var x = Array(a.utf8)[...]
-    var y = Array(b.utf8)[...]
+    precedes(Array(a.utf8)[...], Array(b.utf8)[...])
+  }
+
+  /// `paths` in natural order.
+  public static func sorted(_ paths: [String]) -> [String] {
+    sorted(paths, by: { $0 })
+  }
+
+  /// `items` in the natural order of their names (`name`), equal names in the order given.
+  public static func sorted<Item>(_ items: [Item], by name: (Item) -> String) -> [Item] {
+    // Each name's bytes once, not once per comparison.
+    let bytes = items.map { Array(name($0).utf8) }
+    return items.indices.sorted { precedes(bytes[$0][...], bytes[$1][...]) }.map { items[$0] }
+  }
+
+  /// `precedes(_:_:)` on the names' UTF-8.
+  private static func precedes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+    var x = a
+    var y = b
     while let p = x.first, let q = y.first {
       if isDigit(p) && isDigit(q) {
         let left = takeDigits(&x)
@@ -25,11 +42,6 @@ public enum NaturalOrder {
       }
     }
     return x.isEmpty && !y.isEmpty
-  }
-
-  /// `paths` in natural order.
-  public static func sorted(_ paths: [String]) -> [String] {
-    paths.sorted(by: precedes)
   }
 
   private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
