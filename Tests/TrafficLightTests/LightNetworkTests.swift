@@ -83,18 +83,26 @@ private var fittedReader: LightNetworkDecider { Profile.fitted.decider as! Light
   /// The C levels give the portable reference's bits.
   @Test func convolution_levelsAgreeBitForBit() throws {
     var generator = SeededGenerator(seed: 42)
-    for (inputs, outputs, height, width) in [(3, 12, 48, 24), (12, 24, 24, 12), (5, 7, 3, 9)] {
+    // The network's layers, and shapes that leave blocks of pixels and of outputs over.
+    let shapes = [
+      (3, 12, 48, 24), (12, 24, 24, 12), (24, 24, 12, 6), (5, 7, 3, 9), (2, 13, 4, 11), (1, 3, 5, 8),
+      (4, 20, 3, 6), (3, 16, 1, 5), (2, 4, 2, 7),
+    ]
+    for (inputs, outputs, height, width) in shapes {
       let weights = (0..<(9 * inputs * outputs)).map { _ in Float.random(in: -1...1, using: &generator) }
       let bias = (0..<outputs).map { _ in Float.random(in: -0.5...0.5, using: &generator) }
       let input = (0..<(height * width * inputs)).map { _ in Float.random(in: 0...1, using: &generator) }
       let layer = try #require(Convolution3x3(inputs: inputs, outputs: outputs, weights: weights, bias: bias))
       #expect(layer.weights == weights, "the layout round-trips")
       let reference = layer.apply(input, height: height, width: width, level: .portable)
-      #expect(reference.contains { $0 > 0 } && reference.contains { $0 == 0 }, "ReLU cuts some, not all")
+      #expect(
+        reference.contains { $0 > 0 } && (reference.count < 100 || reference.contains { $0 == 0 }),
+        "ReLU cuts some, not all")
       for level in KernelLevel.supported {
         #expect(layer.apply(input, height: height, width: width, level: level) == reference, "\(level)")
       }
       // One output by hand: the centre pixel's first channel.
+      guard height >= 3 && width >= 3 else { continue }
       let (y, x) = (height / 2, width / 2)
       var sum = bias[0]
       for dy in -1...1 {

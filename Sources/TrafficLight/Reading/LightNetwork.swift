@@ -163,12 +163,16 @@ public struct LightNetwork: Sendable, Equatable, Codable {
       }
     }
     var features = [Float](repeating: 0, count: 3 * channels)
-    for third in 0..<3 {
-      for y in (third * h / 3)..<((third + 1) * h / 3) {
-        for x in 0..<w {
-          for c in 0..<channels {
-            features[third * channels + c] = max(
-              features[third * channels + c], values[(y * w + x) * channels + c])
+    values.withUnsafeBufferPointer { values in
+      features.withUnsafeMutableBufferPointer { features in
+        for third in 0..<3 {
+          for y in (third * h / 3)..<((third + 1) * h / 3) {
+            for x in 0..<w {
+              for c in 0..<channels {
+                features[third * channels + c] = max(
+                  features[third * channels + c], values[(y * w + x) * channels + c])
+              }
+            }
           }
         }
       }
@@ -192,15 +196,23 @@ public struct LightNetwork: Sendable, Equatable, Codable {
   /// 2x2 max pool, flooring odd sizes.
   static func pooled(_ values: [Float], width: Int, height: Int, channels: Int) -> [Float] {
     let (w, h) = (width / 2, height / 2)
-    var out = [Float](repeating: 0, count: w * h * channels)
-    for y in 0..<h {
-      for x in 0..<w {
-        for c in 0..<channels {
-          let at = { (dx: Int, dy: Int) in values[((2 * y + dy) * width + 2 * x + dx) * channels + c] }
-          out[(y * w + x) * channels + c] = max(max(at(0, 0), at(1, 0)), max(at(0, 1), at(1, 1)))
+    precondition(
+      values.count >= width * height * channels, "values is not \(height) x \(width) x \(channels)")
+    return [Float](unsafeUninitializedCapacity: w * h * channels) { out, count in
+      values.withUnsafeBufferPointer { values in
+        for y in 0..<h {
+          for x in 0..<w {
+            let top = (2 * y * width + 2 * x) * channels
+            let bottom = top + width * channels
+            for c in 0..<channels {
+              let upper = max(values[top + c], values[top + channels + c])
+              let lower = max(values[bottom + c], values[bottom + channels + c])
+              out.initializeElement(at: (y * w + x) * channels + c, to: max(upper, lower))
+            }
+          }
         }
       }
+      count = w * h * channels
     }
-    return out
   }
 }
