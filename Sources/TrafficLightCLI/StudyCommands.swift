@@ -66,7 +66,9 @@ enum StudyCommand: String {
 
       \(usage)
 
-      DIRs are labelled as for 'evaluate'. The blur, points, columns, orientation, locator
+      DIRs are labelled as for 'evaluate': crops, or whole frames with a boxes.csv of
+      housings (file,state,xmin,ymin,xmax,ymax), each box read as its light's crop (the
+      region of its frame). The blur, points, columns, orientation, locator
       and the decider's structure (lamp order, which rules it has) are kept from the
       starting profile; the values each part declares as tunable are searched: the hue
       bounds, per-colour saturation floors and value floor, then the decider's (for the
@@ -276,12 +278,13 @@ enum StudyCommand: String {
     var sets: [(String, [LabelledImage])] = []
     for folder in options.folders {
       do {
-        sets.append((folder, try LabelledSet.load(folder)))
+        // calibrate reads boxed frames' housings as lights (evaluate, above, searches them).
+        sets.append(
+          (
+            folder,
+            kinds[folder] == .frames ? try BoxedFrames.labelledLights(folder) : try LabelledSet.load(folder)
+          ))
       } catch {
-        if kinds[folder] == .frames {
-          throw CommandError(
-            "\(folder) holds whole frames with boxes: 'evaluate' reads it, 'calibrate' fits crops")
-        }
         throw CommandError(error)
       }
     }

@@ -123,4 +123,47 @@ public enum BoxedFrames {
       return BoxedFrame(path: path, boxes: boxes[(path as NSString).lastPathComponent] ?? [])
     }
   }
+
+  /// The labelled lights of `folder` for fitting a reading: each housing box of each frame,
+  /// in frame order, a light labelled with its box's state (`unknown`: a light whose lamps
+  /// all show dark) and read as that region of the frame. Frames with no box add none.
+  ///
+  /// - Throws: `LabelledSetError` as `load(_:)` does; `badLabels` for a folder of lit-lamp
+  ///   boxes (no housing to read as a light) and for a state other than red, yellow, green
+  ///   or unknown.
+  public static func labelledLights(_ folder: String) throws(LabelledSetError) -> [LabelledImage] {
+    let frames = try load(folder)
+    let csv = (folder as NSString).appendingPathComponent("boxes.csv")
+    var lights: [LabelledImage] = []
+    for frame in frames {
+      for box in frame.boxes {
+        guard box.kind == .light else {
+          throw .badLabels(
+            path: csv, line: 1,
+            reason:
+              "boxes of lit lamps (a 'lamp' column), not of lights: a light's housing is what is read as its crop"
+          )
+        }
+        guard let truth = SignalColor(rawValue: box.label) else {
+          let name = (frame.path as NSString).lastPathComponent
+          throw .badLabels(
+            path: csv, line: line(in: csv, naming: name, label: box.label),
+            reason: "\(name)'s box is labelled '\(box.label)': a state is red, yellow, green or unknown")
+        }
+        lights.append(LabelledImage(path: frame.path, truth: truth, region: box.box))
+      }
+    }
+    return lights
+  }
+
+  /// The line of `csv` (from 1) whose fields hold `name` and `label`; 1 when none does.
+  private static func line(in csv: String, naming name: String, label: String) -> Int {
+    guard let text = try? String(contentsOfFile: csv, encoding: .utf8) else { return 1 }
+    let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    let index = lines.firstIndex { line in
+      let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      return fields.contains(name) && fields.contains(label)
+    }
+    return (index ?? 0) + 1
+  }
 }

@@ -70,8 +70,9 @@ public struct Calibrator: Sendable {
     _ images: [LabelledImage], name: String, decoder: ImageDecoder = ImageDecoder(), jobs: Int = 1
   ) -> PreparedSet {
     let pipeline = FramePipeline(profile: start)
-    let (frames, unreadable) = images.measured(decoder: decoder, jobs: jobs) { pixels, truth in
-      Frame(measured: pipeline.measure(pixels, measuringBusyness: true), truth: truth)
+    let (frames, unreadable) = images.measured(decoder: decoder, jobs: jobs) { pixels, image in
+      Frame(
+        measured: pipeline.measure(pixels, region: image.region, measuringBusyness: true), truth: image.truth)
     }
     return PreparedSet(name: name, frames: frames, unreadable: unreadable)
   }

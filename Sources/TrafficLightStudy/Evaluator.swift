@@ -96,14 +96,32 @@ public struct Evaluator: Sendable {
     }
   }
 
-  /// Reads `images` on up to `jobs` threads and counts each against its label.
+  /// Reads `images` on up to `jobs` threads and counts each against its label. A light's
+  /// whole image is read as the reader reads it; a box in a frame is read as its region of
+  /// the whole decoded frame (as `--boxes` reads a detector's box), one decode for the boxes
+  /// of a frame that follow each other.
   public func evaluate(_ images: [LabelledImage], jobs: Int = 1) -> Report {
     let reader = self.reader
-    let readings = OrderedParallelMap.map(count: images.count, jobs: jobs) {
-      reader.read(images[$0].path).forKeeping()
+    let runs = images.decodes
+    let readings = OrderedParallelMap.map(count: runs.count, jobs: jobs) { r -> [ImageReading] in
+      let run = runs[r]
+      let path = images[run.lowerBound].path
+      guard images[run.lowerBound].region != nil else {
+        return run.map { reader.read(images[$0].path).forKeeping() }
+      }
+      do throws(DecodeError) {
+        let pixels = try reader.decoder.decode(fileAt: path).pixels
+        return run.map { i in
+          let result = reader.pipeline.classify(pixels, region: images[i].region)
+          return ImageReading(path: path, outcome: .success([RegionReading(box: nil, result: result)]))
+            .forKeeping()
+        }
+      } catch {
+        return run.map { _ in ImageReading(path: path, outcome: .failure(.decode(error))) }
+      }
     }
     var report = Report()
-    for (image, reading) in zip(images, readings) { report.add(image, reading) }
+    for (image, reading) in zip(images, readings.joined()) { report.add(image, reading) }
     return report
   }
 }

@@ -62,8 +62,8 @@ public struct HousingFit: Sendable {
     )
   {
     let fit = self
-    let (frames, unreadable) = recording.frames.measured(decoder: decoder, jobs: jobs) { pixels, truth in
-      fit.measure(pixels, truth: truth)
+    let (frames, unreadable) = recording.frames.measured(decoder: decoder, jobs: jobs) { pixels, frame in
+      fit.measure(pixels, truth: frame.truth)
     }
     return (frames, unreadable)
   }

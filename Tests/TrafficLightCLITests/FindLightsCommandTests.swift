@@ -180,10 +180,44 @@ import TrafficLightTestSupport
     #expect(json[0]["found"] as? Int == 1 && json[0]["falseLights"] as? Int == 1)
     let missed = try #require(json[0]["misses"] as? [[String: Any]])
     #expect(Set(missed.compactMap { $0["miss"] as? String }) == ["notFound", "falseLight"])
-    // calibrate fits crops, and says so.
-    let calibrate = try traffic("calibrate", folder, "-o", folder + "/p.json")
-    #expect(calibrate.status != 0)
-    #expect(calibrate.stderr.contains("holds whole frames with boxes"), "\(calibrate.stderr)")
+  }
+
+  /// calibrate reads each housing box of boxed frames as a light's crop (the region of its
+  /// frame), beside crop folders too.
+  @Test func calibrate_boxedFrames_fitsToTheirHousings() throws {
+    let folder = try boxedFramesFolder(
+      [
+        ("a.png", syntheticFrame([(.red, 30, 40), (.green, 250, 50)])),
+        ("b.png", syntheticFrame([(.yellow, 100, 40)])),
+      ],
+      boxes:
+        "file,state,xmin,ymin,xmax,ymax\na.png,red,30,40,60,130\na.png,green,250,50,280,140\n"
+        + "b.png,yellow,100,40,130,130\nb.png,unknown,200,40,230,130\n")
+    let run = try traffic("calibrate", folder, "-o", folder + "/p.json")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stdout.contains("  \(folder):\n    default      accuracy 100.0% (3 of 3), red read as green 0\n"))
+    #expect(
+      run.stdout.contains("    p            accuracy 100.0% (3 of 3), red read as green 0\n"), "\(run.stdout)"
+    )
+    #expect(try traffic("classify", "--profile", folder + "/p.json", "SampleFrames/stills").status == 0)
+    // Left out in turn beside a crop folder: each read by a fit to the other.
+    let crops = try temporaryFolder()
+    for color in SignalColor.byRestrictiveness {
+      try FileManager.default.createDirectory(
+        atPath: crops + "/" + color.rawValue, withIntermediateDirectories: true)
+      try writePNG(syntheticLight(lit: color), to: crops + "/\(color.rawValue)/0.png")
+    }
+    let split = try traffic("calibrate", "--split", "folders", crops, folder, "-o", folder + "/q.json")
+    #expect(split.status == 0, "\(split.stderr)")
+    #expect(split.stdout.contains("  \(folder): accuracy "), "\(split.stdout)")
+    // Boxes of lit lamps are no housings: refused, with the reason.
+    let lamps = try boxedFramesFolder(
+      [("a.png", syntheticFrame([(.red, 30, 40)]))],
+      boxes: "file,lamp,xmin,ymin,xmax,ymax\na.png,red,35,45,55,65\n")
+    let refused = try traffic("calibrate", lamps, "-o", lamps + "/p.json")
+    #expect(refused.status != 0 && refused.stderr.contains("boxes of lit lamps"), "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: lamps + "/p.json"))
   }
 
   @Test func evaluate_candidates_writesEveryCandidateLabelled_forFittingTheEvidence() throws {
