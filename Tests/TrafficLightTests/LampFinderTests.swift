@@ -34,6 +34,43 @@ import TrafficLightTestSupport
     #expect((100..<190).contains(cx) && (60..<90).contains(cy), "\(lights[0].box)")
   }
 
+  /// A horizontal head of left-hand traffic (green, yellow, red from the left) is found
+  /// when the finder looks for red on the right or at either end, with its box over the
+  /// head; looking for red on the left only, its lamp has no unlit neighbours and is no light.
+  @Test(arguments: [SignalColor.red, .green])
+  func findsAHorizontalLightWithRedOnTheRight_whenToldTo(color: SignalColor) throws {
+    let turned = turnedToHorizontal(syntheticLight(lit: color))
+    var mirrored = RGBImage(width: turned.width, height: turned.height)
+    for y in 0..<turned.height {
+      for x in 0..<turned.width { mirrored[turned.width - 1 - x, y] = turned[x, y] }
+    }
+    var frame = syntheticFrame()
+    paste(mirrored, into: &frame, x: 100, y: 60)
+    var finder = LampFinder()
+    #expect(finder.horizontalRed == .left)
+    #expect(finder.find(in: frame).isEmpty)
+    for end in [LampFinder.HorizontalRed.right, .either] {
+      finder.horizontalRed = end
+      let lights = finder.find(in: frame)
+      try #require(lights.count == 1, "\(end): \(lights)")
+      #expect(lights[0].color == color && lights[0].orientation == .horizontal)
+      let box = lights[0].box
+      let (cx, cy) = (box.x + box.width / 2, box.y + box.height / 2)
+      #expect((100..<190).contains(cx) && (60..<90).contains(cy), "\(end): \(box)")
+    }
+    // Told red is on the right, the usual head (red on the left) is not found.
+    finder.horizontalRed = .right
+    var usual = syntheticFrame()
+    paste(turned, into: &usual, x: 100, y: 60)
+    #expect(finder.find(in: usual).isEmpty)
+    // The setting round-trips through JSON; a value it does not know is refused.
+    let json = try JSONEncoder().encode(finder)
+    #expect(try JSONDecoder().decode(LampFinder.self, from: json).horizontalRed == .right)
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(LampFinder.self, from: Data(#"{"horizontalRed":"middle"}"#.utf8))
+    }
+  }
+
   /// Red and green evidence together never answer green: a green lamp with a red one lit in
   /// line beside it (two heads side by side, the green one raised so that its lamp sits in
   /// the red lamp's row) gives no green light, though the green head alone is one.

@@ -40,7 +40,8 @@ public struct FoundLight: Sendable, Equatable {
 /// beside it and between the lamps, its surround: `LampMeasurements`) gives, through the
 /// evidence model, how sure the finder is that it is the lit lamp of a light; a lit lamp is
 /// a candidate at least `minimumConfidence` sure. A patch is tried as the lamp of a vertical
-/// head, then of a horizontal one (`heads` restricts the search to one). The search runs on
+/// head, then of a horizontal one (`heads` restricts the search to one; `horizontalRed` says
+/// at which end of a horizontal head red is). The search runs on
 /// the image and on halvings of it (2x2 means) down to a quarter of its size, so that large
 /// lamps whose LEDs show as dots are seen whole; a light found at two scales is kept once, at
 /// its most confident. With `housings` (a camera's, fitted by `calibrate` on its recordings),
@@ -85,6 +86,12 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// or `horizontal`, only those (where every light is known to run one way, the other way's
   /// false lights go).
   public var heads = Orientation.auto
+  /// Which end of a horizontal head its red lamp is looked for at: `left` (right-hand
+  /// traffic, as in Korea and the US: the lit lamp's unlit neighbours by red, yellow, green
+  /// from the left), `right` (left-hand traffic, as in Indonesia and Japan: green, yellow,
+  /// red) or `either` (each horizontal lamp tried both ways; more false lights where only
+  /// one occurs). Vertical heads have red on top whatever this says.
+  public var horizontalRed = HorizontalRed.left
   /// The least longer side a frame file is searched at: larger frames are searched at 1/2,
   /// 1/4 or 1/8 of their size while their longer side stays at least this
   /// (`find(inImageData:name:decoder:)`).
@@ -101,7 +108,17 @@ public struct LampFinder: Sendable, Codable, Equatable {
 
   private enum CodingKeys: String, CodingKey {
     case sigma, thresholds, dimThresholds, minimumArea, unlitRatio, lampPitch, halvings, smallestHalvedSide
-    case minimumConfidence, searchSide, heads, evidence, choice, housings
+    case minimumConfidence, searchSide, heads, horizontalRed, evidence, choice, housings
+  }
+
+  /// The end of a horizontal head its red lamp is at (`horizontalRed`).
+  public enum HorizontalRed: String, Sendable, Codable, CaseIterable {
+    /// Red, yellow, green from the left.
+    case left
+    /// Green, yellow, red from the left.
+    case right
+    /// Both tried.
+    case either
   }
 
   /// Decodes a finder; a missing key keeps the value `init()` gives it.
@@ -126,6 +143,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
     minimumConfidence = try value(.minimumConfidence, minimumConfidence)
     searchSide = try value(.searchSide, searchSide)
     heads = try value(.heads, heads)
+    horizontalRed = try value(.horizontalRed, horizontalRed)
     evidence = try value(.evidence, evidence)
     choice = try value(.choice, choice)
     housings = try container.decodeIfPresent(HousingSearch.self, forKey: .housings)
@@ -149,6 +167,7 @@ public struct LampFinder: Sendable, Codable, Equatable {
     try container.encode(minimumConfidence, forKey: .minimumConfidence)
     try container.encode(searchSide, forKey: .searchSide)
     try container.encode(heads, forKey: .heads)
+    try container.encode(horizontalRed, forKey: .horizontalRed)
     try container.encode(evidence, forKey: .evidence)
     try container.encode(choice, forKey: .choice)
     try container.encodeIfPresent(housings, forKey: .housings)

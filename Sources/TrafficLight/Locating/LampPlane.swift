@@ -359,7 +359,10 @@ package struct LampPlane {
     // The patch's width is the lamp's diameter: a visor cuts its top off, a halo or a
     // smear lengthens it downwards, in heads of either way.
     let pitch = finder.lampPitch * Double(bw)
-    func candidate(_ orientation: Orientation) -> LampCandidate? {
+    func candidate(_ orientation: Orientation, redFirst: Bool = true) -> LampCandidate? {
+      // Red last (a horizontal head of left-hand traffic): the unlit lamps the other way,
+      // and the head's box too.
+      let slots = redFirst ? slots : (-slots.0, -slots.1)
       // The mean value and chroma of the square of side `side` centred `across` and `along`
       // pixels from the lamp's centre.
       func square(across: Double, along: Double, side: Double) -> (value: Double, chroma: Double)? {
@@ -394,7 +397,8 @@ package struct LampPlane {
         sideValues: (max(left.value, right.value), min(left.value, right.value)),
         sideChroma: max(left.chroma, right.chroma), gap: (gap.value, gap.chroma),
         surround: (surround.value, surround.chroma))
-      let index = patch.color == .red ? 0.0 : patch.color == .yellow ? 1.0 : 2.0
+      let place = patch.color == .red ? 0.0 : patch.color == .yellow ? 1.0 : 2.0
+      let index = redFirst ? place : 2 - place
       let along = (orientation == .vertical ? cy : cx) - (index + 0.5) * pitch - 0.2 * d
       let length = 3 * pitch + 0.4 * d
       let across = (orientation == .vertical ? cx : cy) - 0.75 * d
@@ -413,7 +417,12 @@ package struct LampPlane {
     }
     var found: [LampCandidate] = []
     if finder.heads != .horizontal, let vertical = candidate(.vertical) { found.append(vertical) }
-    if finder.heads != .vertical, let horizontal = candidate(.horizontal) { found.append(horizontal) }
+    if finder.heads != .vertical {
+      if finder.horizontalRed != .right, let horizontal = candidate(.horizontal) { found.append(horizontal) }
+      if finder.horizontalRed != .left, let mirrored = candidate(.horizontal, redFirst: false) {
+        found.append(mirrored)
+      }
+    }
     return found
   }
 }
