@@ -2,7 +2,8 @@
 # Side-by-side benchmark against the OpenCV peer (../shared/peers/opencv_pipeline.py), all in
 # one run on this machine, and the figures BENCHMARKS.md quotes.
 #
-#   Benchmarks/compare.sh            (about three minutes)
+#   Benchmarks/compare.sh                 (about five minutes)
+#   Benchmarks/compare.sh --crops-only    (the crops row alone, under a minute)
 #
 # Creates a Python venv with opencv-python-headless and numpy (in $VENV, default
 # .venv-bench), builds the release binaries, then runs Benchmarks/compare.py.

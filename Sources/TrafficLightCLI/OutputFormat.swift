@@ -88,6 +88,8 @@ struct JSONLine {
 /// `\xNN` (`\u{NNNN}` for C1), so a file name cannot move the cursor, retitle the window or
 /// break a line of a table.
 func terminalSafe(_ text: String, keeping kept: Set<Unicode.Scalar> = []) -> String {
+  // Printable ASCII (most paths) has nothing to escape.
+  if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
   // Bytes of a name that are not UTF-8 (FileSystemPath) show as \xNN too.
   let text = FileSystemPath.displayed(text)
   guard text.unicodeScalars.contains(where: { isControl($0) && !kept.contains($0) }) else { return text }
@@ -111,5 +113,7 @@ private func isControl(_ scalar: Unicode.Scalar) -> Bool {
 
 /// Pads `text` on the right to `width` characters.
 func padded(_ text: String, to width: Int) -> String {
-  text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+  // ASCII has a character a byte: no walk over grapheme clusters to count them.
+  let count = text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.count : text.count
+  return count >= width ? text : text + String(repeating: " ", count: width - count)
 }

@@ -98,9 +98,17 @@ public struct ImageDecoder: Sendable {
   public func decode(
     _ bytes: [UInt8], name: String = "<memory>", region: PixelRegion? = nil
   ) throws(DecodeError) -> DecodedImage {
-    let orientation = declaredOrientation(bytes)
+    try decode(bytes, name: name, region: region, header: nil)
+  }
+
+  /// `decode(_:name:region:)`, with the header of `bytes` already read (`header(of:name:)`),
+  /// or nil to read it.
+  func decode(_ bytes: [UInt8], name: String, region: PixelRegion?, header: Header?) throws(DecodeError)
+    -> DecodedImage
+  {
+    let orientation = header?.orientation ?? declaredOrientation(bytes)
     guard let region else {
-      let (image, damage) = try decodeWhole(bytes, name: name, turnedTo: orientation)
+      let (image, damage) = try decodeWhole(bytes, name: name, turnedTo: orientation, header: header)
       return DecodedImage(
         pixels: image, region: PixelRegion(x: 0, y: 0, width: image.width, height: image.height),
         damage: damage)
@@ -167,14 +175,30 @@ public struct ImageDecoder: Sendable {
   public func displayedSize(of bytes: [UInt8], name: String = "<memory>") throws(DecodeError) -> (
     width: Int, height: Int
   ) {
+    try header(of: bytes, name: name).displayedSize
+  }
+
+  /// What the header of an image's bytes says, read once: its format, its stored size
+  /// (checked against `maxPixels`) and the turn it is shown at. `decode(_:name:region:header:)`
+  /// given it does not read the header again.
+  struct Header: Sendable, Equatable {
+    let format: ImageFormat
+    let width: Int
+    let height: Int
+    let orientation: ExifOrientation
+    var displayedSize: (width: Int, height: Int) { orientation.displayedSize(width: width, height: height) }
+  }
+
+  /// The header of the image in `bytes`.
+  func header(of bytes: [UInt8], name: String) throws(DecodeError) -> Header {
     guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "file is empty") }
     guard let format = ImageFormat(sniffing: bytes) else { throw .unsupportedFormat(path: name) }
     let orientation = declaredOrientation(bytes)
-    return try bytes.withUnsafeBufferPointer { (data) throws(DecodeError) -> (width: Int, height: Int) in
+    return try bytes.withUnsafeBufferPointer { (data) throws(DecodeError) -> Header in
       var report = tl_codec_report()
       let (width, height) = try checkedSize(
         format == .jpeg ? tl_jpeg_read_info : tl_png_read_info, data, &report, name: name, format: format)
-      return orientation.displayedSize(width: width, height: height)
+      return Header(format: format, width: width, height: height, orientation: orientation)
     }
   }
 
@@ -210,7 +234,8 @@ public struct ImageDecoder: Sendable {
   /// Decodes `bytes` whole and turns the image to `orientation`, already read from them; a
   /// JPEG scaled down by `denominator` (1, 2, 4 or 8).
   private func decodeWhole(
-    _ bytes: [UInt8], name: String, turnedTo orientation: ExifOrientation, denominator: Int = 1
+    _ bytes: [UInt8], name: String, turnedTo orientation: ExifOrientation, denominator: Int = 1,
+    header: Header? = nil
   ) throws(DecodeError) -> (image: RGBImage, damage: String?) {
     guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "file is empty") }
     guard let format = ImageFormat(sniffing: bytes) else { throw .unsupportedFormat(path: name) }
@@ -218,7 +243,14 @@ public struct ImageDecoder: Sendable {
     let decodeRGB = format == .jpeg ? tl_jpeg_decode_rgb : tl_png_decode_rgb
     return try bytes.withUnsafeBufferPointer { (data) throws(DecodeError) -> (RGBImage, String?) in
       var report = tl_codec_report()
-      let (fullWidth, fullHeight) = try checkedSize(readInfo, data, &report, name: name, format: format)
+      // The size read and checked already, or read now.
+      let fullWidth: Int
+      let fullHeight: Int
+      if let header {
+        (fullWidth, fullHeight) = (header.width, header.height)
+      } else {
+        (fullWidth, fullHeight) = try checkedSize(readInfo, data, &report, name: name, format: format)
+      }
       let (width, height) = (
         (fullWidth + denominator - 1) / denominator, (fullHeight + denominator - 1) / denominator
       )

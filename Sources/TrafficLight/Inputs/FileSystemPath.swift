@@ -66,7 +66,8 @@ public enum FileSystemPath {
 
   /// Whether `path` holds bytes that are not UTF-8.
   public static func hasRawBytes(_ path: String) -> Bool {
-    path.unicodeScalars.contains { $0.value >= escapeBase }
+    // Every escape's UTF-8 starts F4; most paths hold none.
+    path.utf8.contains(0xF4) && path.unicodeScalars.contains { $0.value >= escapeBase }
   }
 
   /// `path` for people to read: each byte that is not UTF-8 as `\xNN`.

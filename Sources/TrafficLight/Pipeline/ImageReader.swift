@@ -106,7 +106,11 @@ public struct ImageReader: Sendable {
       // The header's size, read once: the choice of frame or crop needs it, and so does the
       // reservation of boxes and of what `finish` makes.
       var size: (width: Int, height: Int)? = nil
-      if case .framesOrCrops = regions { size = try decoder.displayedSize(of: bytes, name: path) }
+      var header: ImageDecoder.Header? = nil
+      if case .framesOrCrops = regions {
+        header = try decoder.header(of: bytes, name: path)
+        size = header?.displayedSize
+      }
       if let budget {
         var needed = max(1, decoder.estimatedMemory(of: bytes))
         if extra > 0 || boxCount > 0, size == nil {
@@ -134,7 +138,7 @@ public struct ImageReader: Sendable {
         }
       default: break
       }
-      decoded = try decoder.decode(bytes, name: path, region: region)
+      decoded = try decoder.decode(bytes, name: path, region: region, header: header)
     } catch {
       return finish(ImageReading(path: path, outcome: .failure(.decode(error))))
     }
