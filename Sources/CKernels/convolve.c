@@ -2,9 +2,9 @@
 // each level's target attribute). Each output's sum is taken in the same order at every
 // level (its bias, then the kernel's rows, columns and input channels in turn, a tap off the
 // image skipped), and products are not fused into additions, so that every level gives the
-// same bits. Four neighbouring pixels are summed at once, their lanes across eight or four
-// output channels, the sums held in registers; output channels left over (fewer than four),
-// and rows narrower than four pixels, go a pixel at a time.
+// same bits. TL_BLOCK (six) neighbouring pixels are summed at once, their lanes across eight
+// or four output channels, the sums held in registers; output channels left over (fewer than
+// four), and rows narrower than a block, go a pixel at a time.
 
 #include "kernels.h"
 #include "targets.h"

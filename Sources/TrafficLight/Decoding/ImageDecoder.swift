@@ -178,11 +178,10 @@ public struct ImageDecoder: Sendable {
     try header(of: bytes, name: name).displayedSize
   }
 
-  /// What the header of an image's bytes says, read once: its format, its stored size
-  /// (checked against `maxPixels`) and the turn it is shown at. `decode(_:name:region:header:)`
-  /// given it does not read the header again.
+  /// What the header of an image's bytes says, read once: its stored size (checked against
+  /// `maxPixels`) and the turn it is shown at. `decode(_:name:region:header:)` given it does
+  /// not read the header again.
   struct Header: Sendable, Equatable {
-    let format: ImageFormat
     let width: Int
     let height: Int
     let orientation: ExifOrientation
@@ -198,7 +197,7 @@ public struct ImageDecoder: Sendable {
       var report = tl_codec_report()
       let (width, height) = try checkedSize(
         format == .jpeg ? tl_jpeg_read_info : tl_png_read_info, data, &report, name: name, format: format)
-      return Header(format: format, width: width, height: height, orientation: orientation)
+      return Header(width: width, height: height, orientation: orientation)
     }
   }
 
