@@ -9,6 +9,10 @@
 
 #include <string.h>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 /// Whether the hue, as `60000 (n + k d)` (thousandths of a degree times d), lies in `rule`.
 TL_INLINE int32_t holds(int32_t hue, int32_t d, tl_hue_rule rule) {
   int32_t above = hue > rule.lower * d;
@@ -167,6 +171,71 @@ static void classify_lanes8(
   }
 }
 
+/// The rules as the fixed-point classifier (classify_fixed.h) applies them: for each test,
+/// two 16-bit coefficients whose `madd` with a pixel's pair of 16-bit numbers is above 0
+/// exactly where the test passes (green's lower and upper bound, yellow's, red's, on `(m,
+/// d)`; then green's, yellow's and red's saturation floor, on `(d, max)`); the value and
+/// spread of `blank_test`; and the byte shuffles that gather each channel of 16 pixels from
+/// their three 16-byte chunks (`shuffles[chunk][channel]`, both 128-bit halves alike).
+typedef struct {
+  int16_t coefficients[9][2];
+  int32_t wraps[3];
+  uint8_t value;
+  uint8_t spread;
+  uint8_t shuffles[3][3][32];
+  tl_hsv_rules original;
+} tl_fixed_rules;
+
+static int32_t greatest_divisor(int32_t a, int32_t b) {
+  while (b != 0) {
+    int32_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/// `numerator / denominator` (denominator above 0) in lowest terms into `pair` as `(q, -p)`
+/// (`sign` 1) or `(-q, p)` (`sign` -1), for a test `q x > p y` or `p y > q x`; 0 where `p`
+/// or `q` does not fit in 16 bits.
+static int reduced_pair(int32_t numerator, int32_t denominator, int sign, int16_t pair[2]) {
+  int32_t divisor = greatest_divisor(numerator < 0 ? -numerator : numerator, denominator);
+  int32_t p = numerator / divisor, q = denominator / divisor;
+  if (q > INT16_MAX || p > INT16_MAX || p < -INT16_MAX) return 0;
+  pair[0] = (int16_t)(sign * q);
+  pair[1] = (int16_t)(-sign * p);
+  return 1;
+}
+
+/// `rules` for the fixed-point classifier, or 0 where a coefficient does not fit in 16 bits.
+static int fixed_rules(const tl_hsv_rules *rules, tl_fixed_rules *out) {
+  const tl_hue_rule *colours[3] = {&rules->green, &rules->yellow, &rules->red};
+  for (int c = 0; c < 3; c++) {
+    if (!reduced_pair(colours[c]->lower, 60000, 1, out->coefficients[2 * c])) return 0;
+    if (!reduced_pair(colours[c]->upper, 60000, -1, out->coefficients[2 * c + 1])) return 0;
+    if (!reduced_pair(colours[c]->saturation, 1000, 1, out->coefficients[6 + c])) return 0;
+    out->wraps[c] = colours[c]->wraps;
+  }
+  const tl_blank_test test = blank_test(rules);
+  out->value = test.value;
+  out->spread = test.spread;
+  for (int chunk = 0; chunk < 3; chunk++) {
+    for (int c = 0; c < 3; c++) {
+      for (int i = 0; i < 32; i++) {
+        int byte = 3 * (i % 16) + c - 16 * chunk;
+        out->shuffles[chunk][c][i] = byte >= 0 && byte < 16 ? (uint8_t)byte : 0x80;
+      }
+    }
+  }
+  out->original = *rules;
+  return 1;
+}
+
+int tl_classify_fits_16_bits(const tl_hsv_rules *rules) {
+  tl_fixed_rules fixed;
+  return fixed_rules(rules, &fixed);
+}
+
 #if defined(__x86_64__)
 /// The branch-free loop, for the compiler to vectorise in the caller's lanes, over blocks of
 /// 32 pixels (a vector's worth or two): a blank block (`blank16` twice) is written as zeros.
@@ -191,14 +260,32 @@ TL_INLINE void classify(
   }
 }
 
+#define TL_TARGET TL_TARGET_AVX2
+#define NAME(f) f##_avx2
+#include "classify_fixed.h"
+
+#define TL_TARGET TL_TARGET_AVX512
+#define NAME(f) f##_avx512
+#include "classify_fixed.h"
+
 TL_TARGET_AVX2 static void classify_avx2(
   const uint8_t *pixels, uint8_t *classes, size_t count, const tl_hsv_rules *rules) {
-  classify(pixels, classes, count, rules);
+  tl_fixed_rules fixed;
+  if (fixed_rules(rules, &fixed)) {
+    classify_fixed_avx2(pixels, classes, count, &fixed);
+  } else {
+    classify(pixels, classes, count, rules);
+  }
 }
 
 TL_TARGET_AVX512 static void classify_avx512(
   const uint8_t *pixels, uint8_t *classes, size_t count, const tl_hsv_rules *rules) {
-  classify(pixels, classes, count, rules);
+  tl_fixed_rules fixed;
+  if (fixed_rules(rules, &fixed)) {
+    classify_fixed_avx512(pixels, classes, count, &fixed);
+  } else {
+    classify(pixels, classes, count, rules);
+  }
 }
 #endif
 

@@ -76,13 +76,22 @@ public struct HSVThresholds: Sendable, Equatable, Hashable, Codable {
 /// (tested).
 ///
 /// The C levels classify a whole image with `tl_classify_rgb8` (`Sources/CKernels/classify.c`:
-/// a branch-free loop the compiler vectorises for AVX2 and AVX-512; 8 lanes of its vector
-/// types for `generic` and `sse2`, skipping blocks too grey or dark for any class); the `portable`
+/// at AVX2 and AVX-512, 32 pixels a step in 16-bit fixed point where the rules fit it
+/// (`fitsSixteenBits`), else a branch-free loop the compiler vectorises; 8 lanes of its vector
+/// types for `generic` and `sse2`; every form skips blocks too grey or dark for any class); the `portable`
 /// level, and every single pixel, take the Swift form below, which branches (at `portable`
 /// after the same block test, in Swift SIMD). All give the same classes.
 public struct HSVClassifier: Sendable {
   /// The rules it applies.
   public let thresholds: HSVThresholds
+  /// Whether its rules fit the 16-bit fixed-point form the AVX2 and AVX-512 levels take
+  /// (every bound in whole thousandths of a degree whose ratio to 60 degrees reduces to
+  /// 16-bit terms, as all whole degrees and floors in thousandths do); others take a 32-bit
+  /// form there. The classes are the same either way.
+  public var fitsSixteenBits: Bool {
+    var c = rules.c
+    return tl_classify_fits_16_bits(&c) != 0
+  }
   /// The level whole images are classified at.
   public let level: KernelLevel
   /// The thresholds in the units the formula compares in.

@@ -12,6 +12,7 @@ import TrafficLightStudy
     HSVThresholds(
       saturationFloor: 0.35, valueFloor: 0.4, green: HueRange(95.5, 200, saturationFloor: 0.125),
       yellow: HueRange(20, 70), red: HueRange(330, 20, saturationFloor: 0.5)),
+    HSVClassifierTests.beyondSixteenBits,
   ])
   func classify_equalsFloat64ReferenceOnAllColours(thresholds: HSVThresholds) {
     let classifiers = KernelLevel.supported.map { HSVClassifier(thresholds: thresholds, level: $0) }
@@ -140,6 +141,26 @@ import TrafficLightStudy
     #expect(
       HSVClassifier(thresholds: thresholds, level: .avx512).classify(image)
         == HSVClassifier(thresholds: thresholds, level: .portable).classify(image))
+  }
+
+  /// Bounds whose ratio to 60 degrees does not reduce to 16-bit terms (359.999 / 60 is
+  /// 359999 / 60000): the AVX2 and AVX-512 levels classify them in 32 bits.
+  static let beyondSixteenBits = HSVThresholds(
+    saturationFloor: 0.3, valueFloor: 0.25, green: HueRange(95.001, 199.999),
+    yellow: HueRange(20.003, 70), red: HueRange(330, 19.997, saturationFloor: 0.417))
+
+  /// Which rules take the 16-bit form: whole degrees and floors in thousandths do, and the
+  /// rules the tests above run through every colour take each form.
+  @Test func fitsSixteenBits_wholeDegreesDo_oddThousandthsDoNot() {
+    #expect(HSVClassifier(thresholds: .seed).fitsSixteenBits)
+    #expect(HSVClassifier(thresholds: LampFinder().thresholds).fitsSixteenBits)
+    #expect(
+      HSVClassifier(
+        thresholds: HSVThresholds(
+          saturationFloor: 0.35, valueFloor: 0.4, green: HueRange(95.5, 200, saturationFloor: 0.125),
+          yellow: HueRange(20, 70), red: HueRange(330, 20, saturationFloor: 0.5))
+      ).fitsSixteenBits)
+    #expect(!HSVClassifier(thresholds: Self.beyondSixteenBits).fitsSixteenBits)
   }
 
   @Test func classify_knownColours() {

@@ -93,6 +93,12 @@ typedef struct {
 void tl_classify_rgb8(
   int level, const uint8_t *pixels, uint8_t *classes, size_t count, const tl_hsv_rules *rules);
 
+/// Whether every test of `rules` fits the 16-bit fixed-point form that `tl_classify_rgb8`
+/// takes at the AVX2 and AVX-512 levels (hue bounds over 60000 and saturation floors over
+/// 1000 in lowest terms with 16-bit terms: all whole degrees and thousandths do); other
+/// rules take the 32-bit form there. The classes are the same either way.
+int tl_classify_fits_16_bits(const tl_hsv_rules *rules);
+
 /// A 3x3 convolution with zero padding, then ReLU, at `level`: `input` is `height` x `width`
 /// pixels of `inputs` floats each (channels innermost), `weights` is
 /// `[dy][dx][input][output]` (9 * inputs * outputs floats), `output` gets `height` x `width`
