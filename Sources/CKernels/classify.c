@@ -1,8 +1,9 @@
-// The per-pixel classifier (see tl_classify_rgb8 in kernels.h): one plain C loop, written
-// without branches so that the compiler vectorises it, compiled for AVX2 and AVX-512 (the
-// same source under each level's target attribute); for `generic` and `sse2`, 8 lanes of
-// the compiler's vector types. Every form writes blocks too grey or dark for any class as
-// zeros without classifying them, and every form gives the same classes.
+// The per-pixel classifier (see tl_classify_rgb8 in kernels.h). At AVX2 and AVX-512, rules
+// whose tests fit 16 bits (tl_classify_fits_16_bits) take the fixed-point form of
+// classify_fixed.h, 32 pixels a step; other rules there take one plain C loop, written without
+// branches so that the compiler vectorises it. For `generic` and `sse2`, 8 lanes of the
+// compiler's vector types. Every form writes blocks too grey or dark for any class as zeros
+// without classifying them, and every form gives the same classes.
 
 #include "kernels.h"
 #include "targets.h"

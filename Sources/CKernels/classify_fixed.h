@@ -6,8 +6,8 @@
 // computes exactly in 32 bits: the hue's bounds are `q m > p d` and `p d > q m` with
 // `p / q = bound / 60000` in lowest terms and `m = n + k d` (0 to 1530), the saturation floor
 // `q d > p max` with `p / q = floor / 1000`. `tl_fixed_rules` holds the coefficients, and
-// `fixed_rules` says when every one fits in 16 bits (all whole-degree and whole-thousandth
-// rules do); the classes are those of `classify_one`, pixel for pixel.
+// `fixed_rules` says when every one fits in 16 bits (whole degrees and saturation floors in
+// thousandths do); the classes are those of `classify_one`, pixel for pixel.
 
 /// The signs of `madd(lo, coefficients)` and `madd(hi, coefficients)`, one signed 16-bit
 /// lane per pixel (saturated, so a zero stays zero and a sign stays its sign).

@@ -95,7 +95,8 @@ void tl_classify_rgb8(
 
 /// Whether every test of `rules` fits the 16-bit fixed-point form that `tl_classify_rgb8`
 /// takes at the AVX2 and AVX-512 levels (hue bounds over 60000 and saturation floors over
-/// 1000 in lowest terms with 16-bit terms: all whole degrees and thousandths do); other
+/// 1000 in lowest terms with 16-bit terms: whole degrees and saturation floors in
+/// thousandths do); other
 /// rules take the 32-bit form there. The classes are the same either way.
 int tl_classify_fits_16_bits(const tl_hsv_rules *rules);
 
