@@ -3,8 +3,42 @@
 // LOAD_BYTES(p) (LANES bytes widened to 16 bits), LOAD(p) and STORE(p, v) (16-bit lanes),
 // STORE_BYTES(p, v) (16-bit lanes narrowed to bytes, saturating), ADD, HIGH_PRODUCT (the high
 // half of each 16-bit product), UP7 and DOWN7 (shifts by 7 bits), SPLAT(x), and NAME(f) (the
-// level's name for f); it undefines them at its end, for the next level. The arithmetic is that of `high_product` and the scalar tails below,
-// lane by lane, so every level computes the same bits.
+// level's name for f). A level may add the wide vocabulary, for a vertical pass of 2 LANES
+// channels a step from whole vectors of bytes: LOAD_WIDE(p) (2 LANES bytes), UNPACK_UP8_LOW(v)
+// and UNPACK_UP8_HIGH(v) (half of them each, every byte in the high half of its lane: x << 8),
+// AVERAGE(a, b) ((a + b + 1) >> 1 without overflow), DOWN1(v), and STORE_WIDE(p, low, high)
+// (the two halves' lanes stored in channel order). This file undefines all of them at its
+// end, for the next level. The arithmetic is that of `high_product` and the scalar tails
+// below, lane by lane, so every level computes the same bits.
+
+#ifdef LOAD_WIDE
+/// The vertical pass's channels from 0 in steps of 2 LANES while a whole step fits; returns
+/// the first channel it did not do. The same sums as `vertical`'s: a pair's (a + b) << 7 is
+/// the rounding-up average of a << 8 and b << 8 (their sum is even, so the rounding adds
+/// nothing), and the centre's c << 7 is (c << 8) >> 1. Called with `radius` a constant, so
+/// that the taps unroll and the weights stay in registers.
+TL_TARGET TL_INLINE int NAME(vertical_wide)(
+  const uint8_t *centre, const uint8_t *const *above, const uint8_t *const *below, int radius,
+  const uint16_t *weights, uint16_t *restrict out, int n) {
+  const VEC start = SPLAT(pass_bias(radius));
+  VEC w[TL_BLUR_MAX_RADIUS + 1];
+  for (int k = 0; k <= radius; k++) w[k] = SPLAT(weights[k]);
+  int i = 0;
+  for (; i + 2 * LANES <= n; i += 2 * LANES) {
+    const VEC c = LOAD_WIDE(centre + i);
+    VEC low = ADD(start, HIGH_PRODUCT(DOWN1(UNPACK_UP8_LOW(c)), w[0]));
+    VEC high = ADD(start, HIGH_PRODUCT(DOWN1(UNPACK_UP8_HIGH(c)), w[0]));
+#pragma clang loop unroll(full)
+    for (int k = 1; k <= radius; k++) {
+      const VEC a = LOAD_WIDE(above[k] + i), b = LOAD_WIDE(below[k] + i);
+      low = ADD(low, HIGH_PRODUCT(AVERAGE(UNPACK_UP8_LOW(a), UNPACK_UP8_LOW(b)), w[k]));
+      high = ADD(high, HIGH_PRODUCT(AVERAGE(UNPACK_UP8_HIGH(a), UNPACK_UP8_HIGH(b)), w[k]));
+    }
+    STORE_WIDE(out + i, low, high);
+  }
+  return i;
+}
+#endif
 
 /// The vertical pass for one output row: `n` channels, from the source rows `above[k]` and
 /// `below[k]` (k = 1...radius, already clamped to the image) and `centre`, into `out` with
@@ -14,6 +48,14 @@ TL_TARGET static void NAME(vertical)(
   const uint16_t *weights, uint16_t *restrict out, int n) {
   const uint16_t bias = pass_bias(radius);
   int i = 0;
+#ifdef LOAD_WIDE
+  // The two sigmas the library uses (2, and 1 for the light finder) take the wide steps first.
+  if (radius == 6) {
+    i = NAME(vertical_wide)(centre, above, below, 6, weights, out, n);
+  } else if (radius == 3) {
+    i = NAME(vertical_wide)(centre, above, below, 3, weights, out, n);
+  }
+#endif
   if (radius == 6) {
     // The default sigma (2): the taps unrolled, the weights and rows in registers.
     const VEC w0 = SPLAT(weights[0]), w1 = SPLAT(weights[1]), w2 = SPLAT(weights[2]),
@@ -160,3 +202,9 @@ TL_TARGET static void NAME(blur)(
 #undef DOWN7
 #undef SPLAT
 #undef NAME
+#undef LOAD_WIDE
+#undef UNPACK_UP8_LOW
+#undef UNPACK_UP8_HIGH
+#undef AVERAGE
+#undef DOWN1
+#undef STORE_WIDE
