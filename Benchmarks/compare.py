@@ -4,10 +4,11 @@
 Called by Benchmarks/compare.sh (which builds the binaries and makes the venv). Every figure is
 a median of repeated runs; ratios compare medians taken minutes apart on the same machine.
 
-    compare.py [--shared DIR] [--rounds N] [--crops-only]
+    compare.py [--shared DIR] [--rounds N] [--crops-only | --frames-only]
 
 --crops-only runs the crops row alone: the 1187 US crops through one process each side, the
-two alternating for N rounds (default 5), start-up included.
+two alternating for N rounds (default 5), start-up included. --frames-only runs the 1080p
+folder row alone the same way: 40 frames searched for their lights against the peer script.
 """
 import json
 import os
@@ -37,6 +38,30 @@ def wall(command, rounds):
         subprocess.run(command, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
+
+
+def alternate(ours, theirs, rounds):
+    """Median wall milliseconds of two commands run in turn, `rounds` times each."""
+    a, b = [], []
+    for _ in range(rounds):
+        a.append(wall(ours, 1))
+        b.append(wall(theirs, 1))
+    return statistics.median(a) * 1000, statistics.median(b) * 1000
+
+
+def frame_folder(work, image, count):
+    """A folder in `work` of `count` links to `image`, named frame_0.jpg on."""
+    folder = os.path.join(work, f"{count}x{os.path.basename(image)}")
+    os.mkdir(folder)
+    for i in range(count):
+        os.symlink(image, os.path.join(folder, f"frame_{i}.jpg"))
+    return folder
+
+
+CROPS_ROW = "1187 crops, one process, start-up included, one core"
+# Each frame decoded, searched for its lights (frames over 512x512 pixels are, by default) and
+# each light read again at full size; the peer decodes, blurs and classifies every pixel.
+FRAMES_ROW = "40 1080p frames, lights searched, one process, one core"
 
 
 def peer_stages(peer, image, repeat):
@@ -108,14 +133,10 @@ def main(argv):
     peer = os.path.join(shared, "peers", "opencv_pipeline.py")
     crops = os.path.join(shared, "datasets", "mit-crops")
     if "--crops-only" in argv:
-        ours, theirs = [], []
-        for _ in range(rounds):
-            ours.append(wall([TOOL, "classify", "--jobs", "1", "--profile", "seed", crops], 1))
-            theirs.append(wall([sys.executable, peer, "classify", crops], 1))
-        a, b = statistics.median(ours) * 1000, statistics.median(theirs) * 1000
+        a, b = alternate([TOOL, "classify", "--jobs", "1", "--profile", "seed", crops],
+                         [sys.executable, peer, "classify", crops], rounds)
         print(f"CPU: {cpu_name()}")
-        print(f"{'1187 crops, one process, start-up included, one core':58s} {a:11.2f} ms {b:11.2f} ms"
-              f" {b / a:6.2f}x  >= 6x")
+        print(f"{CROPS_ROW:58s} {a:11.2f} ms {b:11.2f} ms {b / a:6.2f}x  >= 6x")
         return
     work = tempfile.mkdtemp(prefix="traffic-light-bench-")
     rows = []
@@ -123,6 +144,14 @@ def main(argv):
         frames = os.path.join(work, "frames")
         run([BENCH, "--write-frames", frames])
         frame = os.path.join(frames, "frame_1920x1080.jpg")
+        large = frame_folder(work, frame, 40)
+        large_row = lambda: alternate([TOOL, "classify", "--jobs", "1", "--format", "jsonl", large],
+                                      [sys.executable, peer, "classify", large], rounds)
+        if "--frames-only" in argv:
+            a, b = large_row()
+            print(f"CPU: {cpu_name()}")
+            print(f"{FRAMES_ROW:58s} {a:11.2f} ms {b:11.2f} ms {b / a:6.2f}x  >= 4x")
+            return
 
         # Every kernel level this CPU runs (the best one is what the tool runs by default).
         levels = run([BENCH, "--levels"]).stdout.split()
@@ -166,17 +195,15 @@ def main(argv):
             f"1080p decode + classify vs libjpeg-turbo decode alone, {best}", ours["decode+frame"], ours["decode"],
             "ms", None))
 
-        ours_folder = wall([TOOL, "classify", "--jobs", "1", "--profile", "seed", crops], rounds)
-        theirs_folder = wall([sys.executable, peer, "classify", crops], rounds)
-        rows.append(("1187 crops, one process, start-up included, one core", ours_folder * 1000,
-                     theirs_folder * 1000, "ms", 6.0))
+        a, b = alternate([TOOL, "classify", "--jobs", "1", "--profile", "seed", crops],
+                         [sys.executable, peer, "classify", crops], rounds)
+        rows.append((CROPS_ROW, a, b, "ms", 6.0))
+        a, b = large_row()
+        rows.append((FRAMES_ROW, a, b, "ms", 4.0))
 
         # A folder of 600 frames (640x480, links to one JPEG; searched for their lights, as
         # frames over 512x512 pixels are by default): one core against two.
-        folder = os.path.join(work, "folder")
-        os.mkdir(folder)
-        for i in range(600):
-            os.symlink(os.path.join(frames, "frame_640x480.jpg"), os.path.join(folder, f"frame_{i}.jpg"))
+        folder = frame_folder(work, os.path.join(frames, "frame_640x480.jpg"), 600)
         one = wall([TOOL, "classify", "--jobs", "1", "--format", "jsonl", folder], rounds)
         two = wall([TOOL, "classify", "--jobs", "2", "--format", "jsonl", folder], rounds)
 

@@ -4,6 +4,7 @@
 #
 #   Benchmarks/compare.sh                 (about five minutes)
 #   Benchmarks/compare.sh --crops-only    (the crops row alone, under a minute)
+#   Benchmarks/compare.sh --frames-only   (the 1080p folder row alone, about a minute)
 #
 # Creates a Python venv with opencv-python-headless and numpy (in $VENV, default
 # .venv-bench), builds the release binaries, then runs Benchmarks/compare.py.
