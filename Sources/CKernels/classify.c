@@ -175,11 +175,14 @@ static void classify_lanes8(
 /// The rules as the fixed-point classifier (classify_fixed.h) applies them: for each test,
 /// two 16-bit coefficients whose `madd` with a pixel's pair of 16-bit numbers is above 0
 /// exactly where the test passes (green's lower and upper bound, yellow's, red's, on `(m,
-/// d)`; then green's, yellow's and red's saturation floor, on `(d, max)`); the value and
-/// spread of `blank_test`; and the byte shuffles that gather each channel of 16 pixels from
-/// their three 16-byte chunks (`shuffles[chunk][channel]`, both 128-bit halves alike).
+/// d)`; then green's, yellow's and red's saturation floor, on `(d, max)`); whether the floors'
+/// coefficients fit in signed bytes (`byte_floors`: floors in tenths, and most in
+/// hundredths, do), for a test on bytes; the value and spread of `blank_test`; and the byte
+/// shuffles that gather each channel of 16 pixels from their three 16-byte chunks
+/// (`shuffles[chunk][channel]`, both 128-bit halves alike).
 typedef struct {
   int16_t coefficients[9][2];
+  int32_t byte_floors;
   int32_t wraps[3];
   uint8_t value;
   uint8_t spread;
@@ -217,6 +220,13 @@ static int fixed_rules(const tl_hsv_rules *rules, tl_fixed_rules *out) {
     if (!reduced_pair(colours[c]->saturation, 1000, 1, out->coefficients[6 + c])) return 0;
     out->wraps[c] = colours[c]->wraps;
   }
+  out->byte_floors = 1;
+  for (int t = 6; t < 9; t++) {
+    const int16_t *pair = out->coefficients[t];
+    for (int k = 0; k < 2; k++) {
+      if (pair[k] > INT8_MAX || pair[k] < -INT8_MAX) out->byte_floors = 0;
+    }
+  }
   const tl_blank_test test = blank_test(rules);
   out->value = test.value;
   out->spread = test.spread;
@@ -235,6 +245,11 @@ static int fixed_rules(const tl_hsv_rules *rules, tl_fixed_rules *out) {
 int tl_classify_fits_16_bits(const tl_hsv_rules *rules) {
   tl_fixed_rules fixed;
   return fixed_rules(rules, &fixed);
+}
+
+int tl_classify_floors_fit_bytes(const tl_hsv_rules *rules) {
+  tl_fixed_rules fixed;
+  return fixed_rules(rules, &fixed) && fixed.byte_floors;
 }
 
 #if defined(__x86_64__)

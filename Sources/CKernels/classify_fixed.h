@@ -17,9 +17,13 @@ TL_TARGET TL_INLINE __m256i NAME(test16)(__m256i lo, __m256i hi, const int16_t *
   return _mm256_packs_epi32(_mm256_madd_epi16(lo, pair), _mm256_madd_epi16(hi, pair));
 }
 
-/// 32 pixels from `p` (96 bytes) into `out` (32 classes).
+/// 32 pixels from `p` (96 bytes) into `out` (32 classes). Where `byte_floors` (a constant
+/// where inlined), the saturation floors' tests take `maddubs` of the pixels' `(d, max)` bytes
+/// and the coefficients as signed bytes: `q d - p max` is at most 127 * 255 in size, exact in
+/// 16 bits, and one multiply covers 16 pixels where `madd` covers 8.
 TL_TARGET TL_INLINE void NAME(classify32)(
-  const uint8_t *p, uint8_t *out, const tl_fixed_rules *rules, const __m256i shuffles[3][3]) {
+  const uint8_t *p, uint8_t *out, const tl_fixed_rules *rules, const __m256i shuffles[3][3],
+  const int byte_floors) {
   const __m256i zero = _mm256_setzero_si256();
   // Each 128-bit half holds 16 pixels (48 bytes as three chunks): the first half pixels
   // 0-15, the second 16-31. Byte shuffles gather each channel's bytes from the chunks.
@@ -84,11 +88,23 @@ TL_TARGET TL_INLINE void NAME(classify32)(
     const __m256i dh_lo = _mm256_unpacklo_epi16(d16, high16);
     const __m256i dh_hi = _mm256_unpackhi_epi16(d16, high16);
     for (int t = 0; t < 6; t++) signs[half][t] = NAME(test16)(md_lo, md_hi, rules->coefficients[t]);
+    if (byte_floors) continue;
     for (int t = 6; t < 9; t++) signs[half][t] = NAME(test16)(dh_lo, dh_hi, rules->coefficients[t]);
   }
   __m256i passes[9];
-  for (int t = 0; t < 9; t++) {
+  for (int t = 0; t < (byte_floors ? 6 : 9); t++) {
     passes[t] = _mm256_cmpgt_epi8(_mm256_packs_epi16(signs[0][t], signs[1][t]), zero);
+  }
+  if (byte_floors) {
+    // Each pixel's d and max side by side, in the halves' order above.
+    const __m256i dh_lo = _mm256_unpacklo_epi8(d, high), dh_hi = _mm256_unpackhi_epi8(d, high);
+    for (int t = 6; t < 9; t++) {
+      const int16_t *c = rules->coefficients[t];
+      const __m256i pair = _mm256_set1_epi16((int16_t)((uint8_t)c[0] | ((uint8_t)c[1] << 8)));
+      passes[t] = _mm256_cmpgt_epi8(
+        _mm256_packs_epi16(_mm256_maddubs_epi16(dh_lo, pair), _mm256_maddubs_epi16(dh_hi, pair)),
+        zero);
+    }
   }
   // A rule holds where both bounds do, or either where it wraps through 0.
   __m256i in_range[3];
@@ -126,9 +142,21 @@ TL_TARGET static void NAME(classify_fixed)(
       shuffles[k][c] = _mm256_loadu_si256((const __m256i *)(const void *)rules->shuffles[k][c]);
     }
   }
+  // Two copies of the loop, one for each form of the floors' tests.
   size_t i = 0;
-  for (; i + 32 <= count; i += 32) NAME(classify32)(pixels + 3 * i, classes + i, rules, shuffles);
-  if (i < count) NAME(classify32)(pixels + 3 * (count - 32), classes + count - 32, rules, shuffles);
+  if (rules->byte_floors) {
+    for (; i + 32 <= count; i += 32) {
+      NAME(classify32)(pixels + 3 * i, classes + i, rules, shuffles, 1);
+    }
+  } else {
+    for (; i + 32 <= count; i += 32) {
+      NAME(classify32)(pixels + 3 * i, classes + i, rules, shuffles, 0);
+    }
+  }
+  if (i < count) {
+    // The last step, over pixels done already: either form gives the same classes.
+    NAME(classify32)(pixels + 3 * (count - 32), classes + count - 32, rules, shuffles, 0);
+  }
 }
 
 #undef TL_TARGET

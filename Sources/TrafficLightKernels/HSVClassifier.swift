@@ -92,6 +92,12 @@ public struct HSVClassifier: Sendable {
     var c = rules.c
     return tl_classify_fits_16_bits(&c) != 0
   }
+  /// Whether its rules fit the 16-bit form and its saturation floors' terms fit signed
+  /// bytes, so that the 16-bit form tests the floors on bytes (floors in tenths do).
+  package var floorsFitBytes: Bool {
+    var c = rules.c
+    return tl_classify_floors_fit_bytes(&c) != 0
+  }
   /// The level whole images are classified at.
   public let level: KernelLevel
   /// The thresholds in the units the formula compares in.

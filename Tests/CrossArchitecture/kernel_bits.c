@@ -71,12 +71,21 @@ int main(int argc, char **argv) {
     return 2;
   }
   uint64_t blur = 0xCBF29CE484222325ULL, rows = blur, channel = blur, value = blur, classes = blur;
-  // The last rules' bounds do not fit the 16-bit form (tl_classify_fits_16_bits).
-  const tl_hsv_rules rules[3] = {
+  // The first two rules' floors fit bytes (tl_classify_floors_fit_bytes), the third's do not;
+  // the last rules' bounds do not fit the 16-bit form (tl_classify_fits_16_bits).
+  const tl_hsv_rules rules[4] = {
     {0, {140000, 220000, 800, 0}, {5000, 60000, 800, 0}, {340000, 5000, 800, 1}},
     {100, {95000, 200000, 250, 0}, {20000, 70000, 300, 0}, {330000, 20000, 350, 1}},
+    {100, {95000, 200000, 250, 0}, {20000, 70000, 417, 0}, {330000, 20000, 350, 1}},
     {76, {95001, 199999, 417, 0}, {20003, 70000, 300, 0}, {330000, 19997, 351, 1}},
   };
+  for (int r = 0; r < 4; r++) {
+    if (tl_classify_floors_fit_bytes(&rules[r]) != (r < 2) ||
+        tl_classify_fits_16_bits(&rules[r]) != (r < 3)) {
+      fprintf(stderr, "rules %d: not the form the comment above says\n", r);
+      return 1;
+    }
+  }
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
     int width = sizes[s][0], height = sizes[s][1];
     size_t count = (size_t)width * height;
@@ -109,7 +118,7 @@ int main(int argc, char **argv) {
     uint64_t sums[2];
     tl_sum_value_chroma_rgb8(source, (int)count, &sums[0], &sums[1]);
     value = fnv(value, sums, sizeof sums);
-    for (int r = 0; r < 3; r++) {
+    for (int r = 0; r < 4; r++) {
       tl_classify_rgb8(level, source, out, count, &rules[r]);
       classes = fnv(classes, out, count);
     }

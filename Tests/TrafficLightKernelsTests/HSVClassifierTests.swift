@@ -9,9 +9,7 @@ import TrafficLightStudy
   /// Float64 reference.
   @Test(arguments: [
     HSVThresholds.seed,
-    HSVThresholds(
-      saturationFloor: 0.35, valueFloor: 0.4, green: HueRange(95.5, 200, saturationFloor: 0.125),
-      yellow: HueRange(20, 70), red: HueRange(330, 20, saturationFloor: 0.5)),
+    HSVClassifierTests.wordFloors,
     HSVClassifierTests.beyondSixteenBits,
   ])
   func classify_equalsFloat64ReferenceOnAllColours(thresholds: HSVThresholds) {
@@ -145,6 +143,11 @@ import TrafficLightStudy
 
   /// Bounds whose ratio to 60 degrees does not reduce to 16-bit terms (359.999 / 60 is
   /// 359999 / 60000): the AVX2 and AVX-512 levels classify them in 32 bits.
+  /// Rules of the 16-bit form whose floors' terms do not fit bytes (0.417 is 417/1000).
+  static let wordFloors = HSVThresholds(
+    saturationFloor: 0.35, valueFloor: 0.4, green: HueRange(95.5, 200, saturationFloor: 0.125),
+    yellow: HueRange(20, 70), red: HueRange(330, 20, saturationFloor: 0.417))
+
   static let beyondSixteenBits = HSVThresholds(
     saturationFloor: 0.3, valueFloor: 0.25, green: HueRange(95.001, 199.999),
     yellow: HueRange(20.003, 70), red: HueRange(330, 19.997, saturationFloor: 0.417))
@@ -154,13 +157,17 @@ import TrafficLightStudy
   @Test func fitsSixteenBits_wholeDegreesDo_oddThousandthsDoNot() {
     #expect(HSVClassifier(thresholds: .seed).fitsSixteenBits)
     #expect(HSVClassifier(thresholds: LampFinder().thresholds).fitsSixteenBits)
-    #expect(
-      HSVClassifier(
-        thresholds: HSVThresholds(
-          saturationFloor: 0.35, valueFloor: 0.4, green: HueRange(95.5, 200, saturationFloor: 0.125),
-          yellow: HueRange(20, 70), red: HueRange(330, 20, saturationFloor: 0.5))
-      ).fitsSixteenBits)
+    #expect(HSVClassifier(thresholds: Self.wordFloors).fitsSixteenBits)
     #expect(!HSVClassifier(thresholds: Self.beyondSixteenBits).fitsSixteenBits)
+  }
+
+  /// Which 16-bit rules test their floors on bytes: floors in tenths do (the seed's 0.8 is
+  /// 4/5), 0.417 does not; so the all-colours test above runs each floor test.
+  @Test func floorsFitBytes_tenthsDo_oddThousandthsDoNot() {
+    #expect(HSVClassifier(thresholds: .seed).floorsFitBytes)
+    #expect(HSVClassifier(thresholds: Profile.default.thresholds).floorsFitBytes)
+    #expect(!HSVClassifier(thresholds: Self.wordFloors).floorsFitBytes)
+    #expect(!HSVClassifier(thresholds: Self.beyondSixteenBits).floorsFitBytes)
   }
 
   @Test func classify_knownColours() {

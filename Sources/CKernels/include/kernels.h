@@ -100,6 +100,10 @@ void tl_classify_rgb8(
 /// rules take the 32-bit form there. The classes are the same either way.
 int tl_classify_fits_16_bits(const tl_hsv_rules *rules);
 
+/// Whether `rules` fit the 16-bit form and their saturation floors' terms fit signed bytes
+/// too (floors in tenths do, 0.417 does not), so that the floors' tests take `maddubs` there.
+int tl_classify_floors_fit_bytes(const tl_hsv_rules *rules);
+
 /// A 3x3 convolution with zero padding, then ReLU, at `level`: `input` is `height` x `width`
 /// pixels of `inputs` floats each (channels innermost), `weights` is
 /// `[dy][dx][input][output]` (9 * inputs * outputs floats), `output` gets `height` x `width`
