@@ -85,10 +85,11 @@ TL_TARGET TL_INLINE void NAME(classify32)(
     const __m256i m = _mm256_blendv_epi8(
       _mm256_blendv_epi8(from_blue, from_green, green16), from_red, red16);
     const __m256i md_lo = _mm256_unpacklo_epi16(m, d16), md_hi = _mm256_unpackhi_epi16(m, d16);
+    for (int t = 0; t < 6; t++) signs[half][t] = NAME(test16)(md_lo, md_hi, rules->coefficients[t]);
+    // The byte floors take (d, max) as bytes, below; these floors take them as words.
+    if (byte_floors) continue;
     const __m256i dh_lo = _mm256_unpacklo_epi16(d16, high16);
     const __m256i dh_hi = _mm256_unpackhi_epi16(d16, high16);
-    for (int t = 0; t < 6; t++) signs[half][t] = NAME(test16)(md_lo, md_hi, rules->coefficients[t]);
-    if (byte_floors) continue;
     for (int t = 6; t < 9; t++) signs[half][t] = NAME(test16)(dh_lo, dh_hi, rules->coefficients[t]);
   }
   __m256i passes[9];
@@ -97,12 +98,14 @@ TL_TARGET TL_INLINE void NAME(classify32)(
   }
   if (byte_floors) {
     // Each pixel's d and max side by side, in the halves' order above.
-    const __m256i dh_lo = _mm256_unpacklo_epi8(d, high), dh_hi = _mm256_unpackhi_epi8(d, high);
+    const __m256i dh_bytes_lo = _mm256_unpacklo_epi8(d, high);
+    const __m256i dh_bytes_hi = _mm256_unpackhi_epi8(d, high);
     for (int t = 6; t < 9; t++) {
       const int16_t *c = rules->coefficients[t];
       const __m256i pair = _mm256_set1_epi16((int16_t)((uint8_t)c[0] | ((uint8_t)c[1] << 8)));
       passes[t] = _mm256_cmpgt_epi8(
-        _mm256_packs_epi16(_mm256_maddubs_epi16(dh_lo, pair), _mm256_maddubs_epi16(dh_hi, pair)),
+        _mm256_packs_epi16(
+          _mm256_maddubs_epi16(dh_bytes_lo, pair), _mm256_maddubs_epi16(dh_bytes_hi, pair)),
         zero);
     }
   }
