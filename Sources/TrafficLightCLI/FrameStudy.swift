@@ -137,10 +137,12 @@ extension StudyCommand {
   }
 
   /// The labelled boxes not found, the lights found with no box, and the found lights read
-  /// in another colour than their label (a dark box's light read as a colour), of one frame.
+  /// in another colour than their box asks (its label, or for a lit lamp its head's most
+  /// restrictive lit lamp: `Outcome.expectedColors`; a dark box's light read as a colour), of
+  /// one frame.
   private static func misses(_ outcome: FrameEvaluator.Outcome) -> [FrameMiss] {
     var misses: [FrameMiss] = []
-    for (box, match) in zip(outcome.frame.boxes, outcome.matches) {
+    for (box, (match, expected)) in zip(outcome.frame.boxes, zip(outcome.matches, outcome.expectedColors)) {
       if box.color == nil {
         // A dark light is not a light to find; found, it should read unknown (a false light
         // of the counts when it does not).
@@ -151,7 +153,7 @@ extension StudyCommand {
       }
       if let match {
         let light = outcome.lights[match]
-        if light.color != box.color {
+        if light.color != expected {
           misses.append(FrameMiss(kind: "color", box: box.box, label: box.label, read: light))
         }
       } else {

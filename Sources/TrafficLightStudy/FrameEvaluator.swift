@@ -58,6 +58,15 @@ public struct FrameEvaluator: Sendable {
       return onFoundBox.subtracting(matched).count
     }
 
+    /// For each labelled box, the colour the light that found it should read: a housing's
+    /// label; for a lit lamp, the most restrictive colour of the lit lamps that light found
+    /// (the lamps of one head lit together, a red lamp and the arrow beside it, or red and
+    /// yellow, read as the head's most restrictive colour, as a frame's labels are); nil for
+    /// a box with no colour or that no light found.
+    public var expectedColors: [SignalColor?] {
+      FrameEvaluator.expectedColors(of: frame.boxes, matches: matches)
+    }
+
     /// The frame's colour as read: the colour of the light that matters, `unknown` if none.
     public var color: SignalColor {
       LampFinder.lightThatMatters(in: lights, choice: choice)?.color ?? .unknown
@@ -84,12 +93,13 @@ public struct FrameEvaluator: Sendable {
     /// The false lights that lie on a labelled box another light found, over every frame.
     public var secondLights: Int { outcomes.reduce(0) { $0 + $1.secondLights } }
     /// The found lights' colours against their boxes' labels: (right, red read green).
+    /// A lamp box is read against its head's colour (`Outcome.expectedColors`).
     public var foundColors: (right: Int, redReadGreen: Int) {
       var right = 0
       var redReadGreen = 0
       for outcome in outcomes {
-        for (box, match) in zip(outcome.frame.boxes, outcome.matches) {
-          guard let color = box.color, let match else { continue }
+        for (color, match) in zip(outcome.expectedColors, outcome.matches) {
+          guard let color, let match else { continue }
           let read = outcome.lights[match].color
           if read == color { right += 1 }
           if color == .red && read == .green { redReadGreen += 1 }
@@ -126,10 +136,11 @@ public struct FrameEvaluator: Sendable {
         for outcome in outcomes {
           let kept = outcome.lights.filter { $0.confidence >= threshold }
           let matches = FrameEvaluator.match(kept, to: outcome.frame.boxes)
-          for (box, match) in zip(outcome.frame.boxes, matches) where box.color != nil {
+          let expected = FrameEvaluator.expectedColors(of: outcome.frame.boxes, matches: matches)
+          for (color, match) in zip(expected, matches) where color != nil {
             guard let match else { continue }
             found += 1
-            if box.color == .red && kept[match].color == .green { redReadGreen += 1 }
+            if color == .red && kept[match].color == .green { redReadGreen += 1 }
           }
           falseLights += FrameEvaluator.falseLights(kept, matches: matches, boxes: outcome.frame.boxes)
         }
@@ -202,6 +213,19 @@ public struct FrameEvaluator: Sendable {
       } catch {
         return (frame, [], error.description)
       }
+    }
+  }
+
+  /// `Outcome.expectedColors` for `boxes` matched as `matches` says.
+  static func expectedColors(of boxes: [LabelledBox], matches: [Int?]) -> [SignalColor?] {
+    var lampColors: [Int: [SignalColor]] = [:]
+    for (box, match) in zip(boxes, matches) where box.kind == .lamp {
+      if let match, let color = box.color { lampColors[match, default: []].append(color) }
+    }
+    return zip(boxes, matches).map { box, match in
+      guard let color = box.color, let match else { return nil }
+      guard box.kind == .lamp, let head = lampColors[match] else { return color }
+      return SignalColor.byRestrictiveness.first { head.contains($0) } ?? color
     }
   }
 

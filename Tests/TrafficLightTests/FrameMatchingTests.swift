@@ -83,6 +83,40 @@ import TrafficLightKernels
     #expect(readRed.coverage(at: [0.5]).first?.falseLights == 1)
   }
 
+  /// Lit lamps found by one light are read against their head's most restrictive colour: a
+  /// red lamp with the arrow lit beside it is right read red and wrong read green (twice a
+  /// red read green), red with yellow wrong read yellow; a lamp found alone keeps its label,
+  /// and a housing box its own whatever lamps lie near.
+  @Test func lampsOfOneHead_areReadAsTheHeadsMostRestrictiveColour() {
+    func lamp(_ label: String, at x: Int) -> LabelledBox {
+      LabelledBox(kind: .lamp, label: label, box: PixelRegion(x: x, y: 10, width: 10, height: 10))
+    }
+    let head = PixelRegion(x: 0, y: 0, width: 60, height: 30)
+    func report(_ boxes: [LabelledBox], read color: SignalColor, box: PixelRegion = head)
+      -> FrameEvaluator.Report
+    {
+      let lights = [FoundLight(box: box, lamp: box, color: color, confidence: 0.9, orientation: .horizontal)]
+      var report = FrameEvaluator.Report()
+      let frame = BoxedFrame(path: "f.jpg", boxes: boxes)
+      report.outcomes = [
+        FrameEvaluator.Outcome(frame: frame, lights: lights, matches: FrameEvaluator.match(lights, to: boxes))
+      ]
+      return report
+    }
+    let arrow = [lamp("red", at: 0), lamp("left", at: 40)]
+    #expect(report(arrow, read: .red).found == 2)
+    #expect(report(arrow, read: .red).foundColors == (2, 0))
+    #expect(report(arrow, read: .green).foundColors == (0, 2))
+    #expect(report(arrow, read: .green).coverage(at: [0.5]).first?.redReadGreen == 2)
+    #expect(report([lamp("red", at: 0), lamp("yellow", at: 20)], read: .yellow).foundColors == (0, 0))
+    #expect(report([lamp("left", at: 40)], read: .green).foundColors == (1, 0))
+    // The arrow alone in the light's box, the red lamp outside it.
+    let narrow = PixelRegion(x: 30, y: 0, width: 30, height: 30)
+    #expect(report(arrow, read: .green, box: narrow).foundColors == (1, 0))
+    let housing = LabelledBox(kind: .light, label: "green", box: head)
+    #expect(report([housing, lamp("red", at: 0)], read: .green).foundColors == (1, 1))
+  }
+
   /// 100,000 boxes and 4,389 lights on one frame are matched (the plain loop took 52 s).
   @Test func match_manyBoxesAndLights_completes() {
     var generator = SeededGenerator(seed: 51)
