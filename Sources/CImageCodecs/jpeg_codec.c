@@ -125,21 +125,56 @@ static void tl_report_header(struct jpeg_decompress_struct *cinfo, tl_codec_repo
   report->cmyk = (cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK);
 }
 
-tl_status tl_jpeg_read_info(const uint8_t *data, size_t size, tl_codec_report *report) {
-  memset(report, 0, sizeof *report);
+/// A JPEG whose header has been read: its decompressor, and what its error handler and
+/// progress monitor keep, in one allocation that lives until the decode (or tl_jpeg_close).
+struct tl_jpeg_reader {
   struct jpeg_decompress_struct cinfo;
   tl_jpeg_error error;
-  tl_jpeg_install_errors(&error, report);
-  cinfo.err = &error.manager;
-  if (setjmp(error.recovery)) {
-    jpeg_destroy_decompress(&cinfo);
+  tl_jpeg_progress progress;
+  /// A row of the whole decoded width, where the rows are not decoded straight into the
+  /// caller's buffer; freed with the reader.
+  JSAMPLE *row;
+};
+
+/// Frees `reader` and its decompressor.
+static void tl_jpeg_free(tl_jpeg_reader *reader) {
+  free(reader->row);
+  jpeg_destroy_decompress(&reader->cinfo);
+  free(reader);
+}
+
+tl_jpeg_reader *tl_jpeg_open(const uint8_t *data, size_t size, tl_codec_report *report) {
+  memset(report, 0, sizeof *report);
+  tl_jpeg_reader *reader = calloc(1, sizeof *reader);
+  if (reader == NULL) {
+    snprintf(report->message, TL_MESSAGE_LENGTH, "out of memory");
+    return NULL;
+  }
+  tl_jpeg_install_errors(&reader->error, report);
+  reader->cinfo.err = &reader->error.manager;
+  if (setjmp(reader->error.recovery)) {
+    tl_jpeg_free(reader);
+    return NULL;
+  }
+  jpeg_create_decompress(&reader->cinfo);
+  jpeg_mem_src(&reader->cinfo, data, (unsigned long)size);
+  jpeg_read_header(&reader->cinfo, TRUE);
+  tl_report_header(&reader->cinfo, report);
+  return reader;
+}
+
+void tl_jpeg_close(tl_jpeg_reader *reader) {
+  if (reader != NULL) {
+    tl_jpeg_free(reader);
+  }
+}
+
+tl_status tl_jpeg_read_info(const uint8_t *data, size_t size, tl_codec_report *report) {
+  tl_jpeg_reader *reader = tl_jpeg_open(data, size, report);
+  if (reader == NULL) {
     return TL_STATUS_ERROR;
   }
-  jpeg_create_decompress(&cinfo);
-  jpeg_mem_src(&cinfo, data, (unsigned long)size);
-  jpeg_read_header(&cinfo, TRUE);
-  tl_report_header(&cinfo, report);
-  jpeg_destroy_decompress(&cinfo);
+  tl_jpeg_close(reader);
   return TL_STATUS_OK;
 }
 
@@ -160,114 +195,117 @@ static void tl_cmyk_row_to_rgb(const JSAMPLE *cmyk, uint8_t *rgb, JDIMENSION wid
   }
 }
 
-/// Decodes the `width` x `height` rectangle at (`x`, `y`), or the whole image when `whole`
-/// (scaled down by `denominator`: 1, 2, 4 or 8, libjpeg's DCT scaling; regions are never
-/// scaled). Rows above the rectangle are skipped, columns beside it are not converted, and
-/// decoding stops below it; a whole-width RGB read goes straight into `rgb`.
-static tl_status tl_jpeg_decode(const uint8_t *data, size_t size, int whole, unsigned denominator, uint32_t x,
+/// Decodes the `width` x `height` rectangle at (`x`, `y`) of the opened JPEG, or the whole
+/// image when `whole` (scaled down by `denominator`: 1, 2, 4 or 8, libjpeg's DCT scaling;
+/// regions are never scaled), and frees the reader. Rows above the rectangle are skipped,
+/// columns beside it are not converted, and decoding stops below it; a whole-width RGB read
+/// goes straight into `rgb`.
+static tl_status tl_jpeg_decode(tl_jpeg_reader *reader, int whole, unsigned denominator, uint32_t x,
                                 uint32_t y, uint32_t width, uint32_t height, uint8_t *rgb, size_t capacity,
                                 tl_codec_report *report) {
-  memset(report, 0, sizeof *report);
-  struct jpeg_decompress_struct cinfo;
-  tl_jpeg_error error;
-  tl_jpeg_install_errors(&error, report);
-  cinfo.err = &error.manager;
-  // Written after setjmp and read after longjmp: it must live in memory, not a register.
-  JSAMPLE *volatile row = NULL;
-  if (setjmp(error.recovery)) {
-    free(row);
-    jpeg_destroy_decompress(&cinfo);
+  // The reader is only read after the jump back, so it may stay in a register.
+  reader->error.report = report;
+  if (setjmp(reader->error.recovery)) {
+    tl_jpeg_free(reader);
     return TL_STATUS_ERROR;
   }
-  jpeg_create_decompress(&cinfo);
-  jpeg_mem_src(&cinfo, data, (unsigned long)size);
-  jpeg_read_header(&cinfo, TRUE);
-  tl_report_header(&cinfo, report);
-  tl_jpeg_progress progress;
-  tl_jpeg_watch(&cinfo, &progress);
+  struct jpeg_decompress_struct *cinfo = &reader->cinfo;
+  tl_jpeg_watch(cinfo, &reader->progress);
   if (whole) {
-    cinfo.scale_num = 1;
-    cinfo.scale_denom = denominator;
-    jpeg_calc_output_dimensions(&cinfo);
+    cinfo->scale_num = 1;
+    cinfo->scale_denom = denominator;
+    jpeg_calc_output_dimensions(cinfo);
     x = 0;
     y = 0;
-    width = cinfo.output_width;
-    height = cinfo.output_height;
-  } else if (width == 0 || height == 0 || x > cinfo.image_width || width > cinfo.image_width - x ||
-             y > cinfo.image_height || height > cinfo.image_height - y) {
+    width = cinfo->output_width;
+    height = cinfo->output_height;
+  } else if (width == 0 || height == 0 || x > cinfo->image_width || width > cinfo->image_width - x ||
+             y > cinfo->image_height || height > cinfo->image_height - y) {
     snprintf(report->message, TL_MESSAGE_LENGTH, "region outside the image");
-    jpeg_destroy_decompress(&cinfo);
+    tl_jpeg_free(reader);
     return TL_STATUS_ERROR;
   }
   size_t row_bytes = (size_t)width * 3;
   if (height > 0 && capacity / height < row_bytes) {
-    jpeg_destroy_decompress(&cinfo);
+    tl_jpeg_free(reader);
     return TL_STATUS_BUFFER_TOO_SMALL;
   }
   int channels = report->cmyk ? 4 : 3;
-  cinfo.out_color_space = report->cmyk ? JCS_CMYK : JCS_RGB;
-  jpeg_start_decompress(&cinfo);
+  cinfo->out_color_space = report->cmyk ? JCS_CMYK : JCS_RGB;
+  jpeg_start_decompress(cinfo);
   // Widen the span by an iMCU (16 pixels) each side where the image allows: smooth chroma
   // upsampling treats the span's own edges as image edges, so the wanted pixels must lie
   // inside it to come out as in a full decode.
   JDIMENSION left = x > 16 ? x - 16 : 0;
-  JDIMENSION right = width + x + 16 < cinfo.output_width ? x + width + 16 : cinfo.output_width;
+  JDIMENSION right = width + x + 16 < cinfo->output_width ? x + width + 16 : cinfo->output_width;
   JDIMENSION span = right - left;
-  if (left > 0 || span < cinfo.output_width) {
-    jpeg_crop_scanline(&cinfo, &left, &span);
+  if (left > 0 || span < cinfo->output_width) {
+    jpeg_crop_scanline(cinfo, &left, &span);
   }
-  int direct = !report->cmyk && cinfo.output_width == width;
+  int direct = !report->cmyk && cinfo->output_width == width;
   if (!direct) {
-    row = malloc((size_t)cinfo.output_width * channels);
-    if (row == NULL) {
+    reader->row = malloc((size_t)cinfo->output_width * channels);
+    if (reader->row == NULL) {
       snprintf(report->message, TL_MESSAGE_LENGTH, "out of memory");
-      jpeg_destroy_decompress(&cinfo);
+      tl_jpeg_free(reader);
       return TL_STATUS_ERROR;
     }
   }
   if (y > 0) {
-    jpeg_skip_scanlines(&cinfo, y);
+    jpeg_skip_scanlines(cinfo, y);
   }
   size_t from = (size_t)(x - left);
   for (uint32_t r = 0; r < height; r++) {
     uint8_t *out = rgb + (size_t)r * row_bytes;
-    JSAMPROW rows[1] = {direct ? out : row};
-    jpeg_read_scanlines(&cinfo, rows, 1);
+    JSAMPROW rows[1] = {direct ? out : reader->row};
+    jpeg_read_scanlines(cinfo, rows, 1);
     if (report->cmyk) {
-      tl_cmyk_row_to_rgb(row + from * 4, out, width, cinfo.saw_Adobe_marker);
+      tl_cmyk_row_to_rgb(reader->row + from * 4, out, width, cinfo->saw_Adobe_marker);
     } else if (!direct) {
-      memcpy(out, row + from * 3, row_bytes);
+      memcpy(out, reader->row + from * 3, row_bytes);
     }
   }
-  free(row);
   if (whole) {
-    jpeg_finish_decompress(&cinfo);
+    jpeg_finish_decompress(cinfo);
   } else {
     // The rows below the region are not needed: stop without decoding them.
-    jpeg_abort_decompress(&cinfo);
+    jpeg_abort_decompress(cinfo);
   }
-  jpeg_destroy_decompress(&cinfo);
+  tl_jpeg_free(reader);
   return TL_STATUS_OK;
+}
+
+tl_status tl_jpeg_read_rgb(tl_jpeg_reader *reader, uint32_t denominator, uint8_t *rgb, size_t capacity,
+                           tl_codec_report *report) {
+  if (denominator != 1 && denominator != 2 && denominator != 4 && denominator != 8) {
+    snprintf(report->message, TL_MESSAGE_LENGTH, "scale 1/%u is not 1/1, 1/2, 1/4 or 1/8", denominator);
+    tl_jpeg_free(reader);
+    return TL_STATUS_ERROR;
+  }
+  return tl_jpeg_decode(reader, 1, denominator, 0, 0, 0, 0, rgb, capacity, report);
+}
+
+tl_status tl_jpeg_read_region_rgb(tl_jpeg_reader *reader, uint32_t x, uint32_t y, uint32_t width,
+                                  uint32_t height, uint8_t *rgb, size_t capacity, tl_codec_report *report) {
+  return tl_jpeg_decode(reader, 0, 1, x, y, width, height, rgb, capacity, report);
 }
 
 tl_status tl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, size_t capacity,
                              tl_codec_report *report) {
-  return tl_jpeg_decode(data, size, 1, 1, 0, 0, 0, 0, rgb, capacity, report);
+  return tl_jpeg_decode_scaled_rgb(data, size, 1, rgb, capacity, report);
 }
 
 tl_status tl_jpeg_decode_scaled_rgb(const uint8_t *data, size_t size, uint32_t denominator, uint8_t *rgb,
                                     size_t capacity, tl_codec_report *report) {
-  if (denominator != 1 && denominator != 2 && denominator != 4 && denominator != 8) {
-    memset(report, 0, sizeof *report);
-    snprintf(report->message, TL_MESSAGE_LENGTH, "scale 1/%u is not 1/1, 1/2, 1/4 or 1/8", denominator);
-    return TL_STATUS_ERROR;
-  }
-  return tl_jpeg_decode(data, size, 1, denominator, 0, 0, 0, 0, rgb, capacity, report);
+  tl_jpeg_reader *reader = tl_jpeg_open(data, size, report);
+  return reader == NULL ? TL_STATUS_ERROR : tl_jpeg_read_rgb(reader, denominator, rgb, capacity, report);
 }
 
 tl_status tl_jpeg_decode_region_rgb(const uint8_t *data, size_t size, uint32_t x, uint32_t y, uint32_t width,
                                     uint32_t height, uint8_t *rgb, size_t capacity, tl_codec_report *report) {
-  return tl_jpeg_decode(data, size, 0, 1, x, y, width, height, rgb, capacity, report);
+  tl_jpeg_reader *reader = tl_jpeg_open(data, size, report);
+  return reader == NULL ? TL_STATUS_ERROR
+                        : tl_jpeg_read_region_rgb(reader, x, y, width, height, rgb, capacity, report);
 }
 
 tl_status tl_jpeg_encode(const uint8_t *rgb, uint32_t width, uint32_t height, int quality,

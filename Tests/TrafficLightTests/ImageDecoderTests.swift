@@ -260,10 +260,15 @@ func pngHeader(_ bytes: [UInt8]) -> (depth: UInt8, colorType: UInt8) { (bytes[24
     PixelRegion(x: 150, y: 100, width: 400, height: 400),  // clipped to the image
   ]
 
+  /// Regions of the 401x203 image (decoded region by region) and of a 200x150 one (at most
+  /// 2^16 pixels: decoded whole, by the same reader that read the header, and cropped).
   @Test(arguments: [JPEGLayout.rgb, .gray, .cmyk])
   func regionDecode_equalsFullDecodeCropped(layout: JPEGLayout) throws {
-    for progressive in [false, true] {
-      let jpeg = try ImageEncoder.jpeg(Self.detailed(), quality: 85, layout: layout, progressive: progressive)
+    for (progressive, small) in [(false, false), (true, false), (false, true), (true, true)] {
+      let image =
+        small
+        ? Self.detailed().cropped(to: PixelRegion(x: 0, y: 0, width: 200, height: 150)) : Self.detailed()
+      let jpeg = try ImageEncoder.jpeg(image, quality: 85, layout: layout, progressive: progressive)
       let folder = try temporaryFolder()
       let path = folder + "/frame.jpg"
       try Data(jpeg).write(to: URL(fileURLWithPath: path))
@@ -271,11 +276,12 @@ func pngHeader(_ bytes: [UInt8]) -> (depth: UInt8, colorType: UInt8) { (bytes[24
       let full = try decoder.decode(jpeg).pixels
       for region in Self.regions {
         let decoded = try decoder.decode(fileAt: path, region: region)
-        let expected = region.clipped(toWidth: 401, height: 203)!
+        let expected = region.clipped(toWidth: image.width, height: image.height)
         #expect(decoded.region == expected)
         #expect(decoded.damage == nil)
         #expect(
-          decoded.pixels == full.cropped(to: expected), "\(layout), progressive \(progressive), \(region)")
+          decoded.pixels == expected.map { full.cropped(to: $0) } ?? RGBImage(width: 0, height: 0),
+          "\(layout), progressive \(progressive), \(image.width)x\(image.height), \(region)")
       }
       let outside = try decoder.decode(fileAt: path, region: PixelRegion(x: 500, y: 0, width: 5, height: 5))
       #expect(outside.region == nil && outside.pixels.pixelCount == 0)

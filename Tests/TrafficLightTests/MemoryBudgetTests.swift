@@ -22,6 +22,27 @@ import TrafficLightTestSupport
     #expect(budget.inUse == 0)
   }
 
+  /// The estimate from a header already read (what a reading that read it for the choice of
+  /// frame or crop reserves) is the estimate from the bytes, for each kind the decoder keeps
+  /// its own buffers for: baseline, progressive and CMYK JPEGs and a PNG.
+  @Test func estimate_fromTheHeaderRead_equalsTheEstimateFromTheBytes() throws {
+    let image = RGBImage(width: 120, height: 70, fill: (200, 30, 40))
+    let files = [
+      try ImageEncoder.jpeg(image, quality: 90), try ImageEncoder.jpeg(image, quality: 90, progressive: true),
+      try ImageEncoder.jpeg(image, quality: 90, layout: .cmyk), try ImageEncoder.png(image),
+    ]
+    let decoder = ImageDecoder()
+    var estimates: Set<Int> = []
+    for bytes in files {
+      let estimate = decoder.estimatedMemory(of: bytes)
+      #expect(
+        decoder.estimatedMemory(of: bytes, header: try decoder.header(of: bytes, name: "f")) == estimate)
+      estimates.insert(estimate - bytes.count)
+    }
+    // The four kinds keep different buffers: the test would see a header that lost one.
+    #expect(estimates.count == 4)
+  }
+
   /// An image whose estimate passes the budget is a decode failure naming the file and both
   /// sizes; the budget is given back after each reading, fitting or not.
   @Test func reader_refusesAnImageOverTheBudget_andGivesBackWhatItTook() throws {

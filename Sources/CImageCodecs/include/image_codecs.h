@@ -53,6 +53,30 @@ typedef struct tl_codec_report {
 enum { TL_JPEG_MAX_SCANS = 100 };
 
 tl_status tl_jpeg_read_info(const uint8_t *data, size_t size, tl_codec_report *report);
+
+/// A JPEG whose header has been read, kept open for one decode: the header is parsed once
+/// for both the size the caller checks and allocates by and the decode.
+typedef struct tl_jpeg_reader tl_jpeg_reader;
+
+/// Reads the header of the JPEG in `data` (which must outlive the reader) into `report` (as
+/// tl_jpeg_read_info does) and returns a reader for one decode of it, by tl_jpeg_read_rgb or
+/// tl_jpeg_read_region_rgb, which free it; tl_jpeg_close frees it unused. NULL when the
+/// header cannot be read (the report's message says why) or memory runs out.
+tl_jpeg_reader *tl_jpeg_open(const uint8_t *data, size_t size, tl_codec_report *report);
+
+/// Frees a reader that will not decode (nothing when NULL).
+void tl_jpeg_close(tl_jpeg_reader *reader);
+
+/// Decodes the opened JPEG whole, scaled down by `denominator` (1, 2, 4 or 8), as
+/// tl_jpeg_decode_scaled_rgb does, adding to `report` (which holds what tl_jpeg_open wrote);
+/// frees the reader, whatever the status.
+tl_status tl_jpeg_read_rgb(tl_jpeg_reader *reader, uint32_t denominator, uint8_t *rgb, size_t capacity,
+                           tl_codec_report *report);
+
+/// Decodes the rectangle of the opened JPEG as tl_jpeg_decode_region_rgb does; frees the
+/// reader, whatever the status.
+tl_status tl_jpeg_read_region_rgb(tl_jpeg_reader *reader, uint32_t x, uint32_t y, uint32_t width,
+                                  uint32_t height, uint8_t *rgb, size_t capacity, tl_codec_report *report);
 tl_status tl_jpeg_decode_rgb(const uint8_t *data, size_t size, uint8_t *rgb, size_t capacity,
                              tl_codec_report *report);
 

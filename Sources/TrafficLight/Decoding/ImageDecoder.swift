@@ -119,21 +119,24 @@ public struct ImageDecoder: Sendable {
     }
     return try bytes.withUnsafeBufferPointer { (data) throws(DecodeError) -> DecodedImage in
       var report = tl_codec_report()
-      let (width, height) = try checkedSize(tl_jpeg_read_info, data, &report, name: name, format: .jpeg)
+      // One header read serves the checks and the decode.
+      let (reader, width, height) = try openedJPEG(data, &report, name: name)
       let shown = orientation.displayedSize(width: width, height: height)
       guard let area = region.clipped(toWidth: shown.width, height: shown.height) else {
+        tl_jpeg_close(reader)
         return DecodedImage(pixels: RGBImage(width: 0, height: 0), region: nil)
       }
       // A region that is the whole image, or a small image, decodes whole faster.
       if (area.width == shown.width && area.height == shown.height) || width * height <= 1 << 16 {
-        let (image, damage) = try decodeWhole(bytes, name: name, turnedTo: orientation)
-        return DecodedImage(pixels: image.cropped(to: area), region: area, damage: damage)
+        let image = try readWhole(reader, &report, width: width, height: height, name: name)
+        return DecodedImage(
+          pixels: orientation.display(image).cropped(to: area), region: area,
+          damage: try damage(report, name: name, format: .jpeg))
       }
       let stored = orientation.storedRegion(for: area, width: width, height: height)
       let image = try RGBImage(width: stored.width, height: stored.height) { (pixels) throws(DecodeError) in
-        let status = tl_jpeg_decode_region_rgb(
-          data.baseAddress, data.count, UInt32(stored.x), UInt32(stored.y), UInt32(stored.width),
-          UInt32(stored.height),
+        let status = tl_jpeg_read_region_rgb(
+          reader, UInt32(stored.x), UInt32(stored.y), UInt32(stored.width), UInt32(stored.height),
           pixels.baseAddress, pixels.count, &report)
         guard status == TL_STATUS_OK else {
           throw .corrupt(path: name, format: .jpeg, reason: report.messageText)
@@ -185,6 +188,8 @@ public struct ImageDecoder: Sendable {
     let width: Int
     let height: Int
     let orientation: ExifOrientation
+    /// The bytes a pixel the decoder itself keeps besides the pixels (`estimatedMemory`).
+    let decoderBytesPerPixel: Int
     var displayedSize: (width: Int, height: Int) { orientation.displayedSize(width: width, height: height) }
   }
 
@@ -197,7 +202,9 @@ public struct ImageDecoder: Sendable {
       var report = tl_codec_report()
       let (width, height) = try checkedSize(
         format == .jpeg ? tl_jpeg_read_info : tl_png_read_info, data, &report, name: name, format: format)
-      return Header(width: width, height: height, orientation: orientation)
+      return Header(
+        width: width, height: height, orientation: orientation,
+        decoderBytesPerPixel: Self.decoderBytesPerPixel(report, format: format))
     }
   }
 
@@ -217,11 +224,30 @@ public struct ImageDecoder: Sendable {
     let pixels = Int(report.width).multipliedReportingOverflow(by: Int(report.height))
     // Over the pixel limit, decoding refuses it before allocating anything: that error says more.
     guard !pixels.overflow, pixels.partialValue <= maxPixels else { return bytes.count }
-    let decoder =
-      format == .png
+    return estimatedMemory(
+      pixels: pixels.partialValue, decoderBytesPerPixel: Self.decoderBytesPerPixel(report, format: format),
+      fileBytes: bytes.count)
+  }
+
+  /// `estimatedMemory(of:)` from the header already read (`header(of:name:)`, which checked
+  /// the size against `maxPixels`).
+  func estimatedMemory(of bytes: [UInt8], header: Header) -> Int {
+    estimatedMemory(
+      pixels: header.width * header.height, decoderBytesPerPixel: header.decoderBytesPerPixel,
+      fileBytes: bytes.count)
+  }
+
+  /// The file, and 10 bytes a pixel besides the decoder's own.
+  private func estimatedMemory(pixels: Int, decoderBytesPerPixel: Int, fileBytes: Int) -> Int {
+    let total = pixels.multipliedReportingOverflow(by: 10 + decoderBytesPerPixel)
+    return total.overflow ? Int.max : total.partialValue + fileBytes
+  }
+
+  /// The bytes a pixel the decoder keeps for the image a header's `report` describes: a
+  /// progressive JPEG 2 a component, a CMYK JPEG's row 4 more, a PNG up to 8.
+  private static func decoderBytesPerPixel(_ report: tl_codec_report, format: ImageFormat) -> Int {
+    format == .png
       ? 8 : (report.progressive != 0 ? 2 * max(1, Int(report.channels)) : 0) + (report.cmyk != 0 ? 4 : 0)
-    let total = pixels.partialValue.multipliedReportingOverflow(by: 10 + decoder)
-    return total.overflow ? Int.max : total.partialValue + bytes.count
   }
 
   /// The orientation the image is turned to: the one `bytes` declare, or `.normal` when
@@ -231,35 +257,35 @@ public struct ImageDecoder: Sendable {
   }
 
   /// Decodes `bytes` whole and turns the image to `orientation`, already read from them; a
-  /// JPEG scaled down by `denominator` (1, 2, 4 or 8).
+  /// JPEG scaled down by `denominator` (1, 2, 4 or 8). A JPEG's header is read once, for the
+  /// checks and the decode; a PNG's is not read again when `header` is given.
   private func decodeWhole(
     _ bytes: [UInt8], name: String, turnedTo orientation: ExifOrientation, denominator: Int = 1,
     header: Header? = nil
   ) throws(DecodeError) -> (image: RGBImage, damage: String?) {
     guard !bytes.isEmpty else { throw .unreadable(path: name, reason: "file is empty") }
     guard let format = ImageFormat(sniffing: bytes) else { throw .unsupportedFormat(path: name) }
-    let readInfo = format == .jpeg ? tl_jpeg_read_info : tl_png_read_info
-    let decodeRGB = format == .jpeg ? tl_jpeg_decode_rgb : tl_png_decode_rgb
     return try bytes.withUnsafeBufferPointer { (data) throws(DecodeError) -> (RGBImage, String?) in
       var report = tl_codec_report()
-      // The size read and checked already, or read now.
-      let fullWidth: Int
-      let fullHeight: Int
-      if let header {
-        (fullWidth, fullHeight) = (header.width, header.height)
-      } else {
-        (fullWidth, fullHeight) = try checkedSize(readInfo, data, &report, name: name, format: format)
+      guard format == .png else {
+        let (reader, width, height) = try openedJPEG(data, &report, name: name)
+        let image = try readWhole(
+          reader, &report, width: width, height: height, denominator: denominator, name: name)
+        return (orientation.display(image), try damage(report, name: name, format: format))
       }
-      let (width, height) = (
-        (fullWidth + denominator - 1) / denominator, (fullHeight + denominator - 1) / denominator
-      )
+      // The size read and checked already, or read now.
+      let width: Int
+      let height: Int
+      if let header {
+        (width, height) = (header.width, header.height)
+      } else {
+        (width, height) = try checkedSize(tl_png_read_info, data, &report, name: name, format: format)
+      }
       let image = try RGBImage(width: width, height: height) { (pixels) throws(DecodeError) in
-        let status =
-          denominator == 1
-          ? decodeRGB(data.baseAddress, data.count, pixels.baseAddress, pixels.count, &report)
-          : tl_jpeg_decode_scaled_rgb(
-            data.baseAddress, data.count, UInt32(denominator), pixels.baseAddress, pixels.count, &report)
-        guard status == TL_STATUS_OK else {
+        guard
+          tl_png_decode_rgb(data.baseAddress, data.count, pixels.baseAddress, pixels.count, &report)
+            == TL_STATUS_OK
+        else {
           throw .corrupt(path: name, format: format, reason: report.messageText)
         }
       }
@@ -267,8 +293,44 @@ public struct ImageDecoder: Sendable {
     }
   }
 
-  /// Parses the header with `readInfo` into `report` and returns the image size, checked:
-  /// it has pixels, and no more than the budget (before anything large is allocated).
+  /// The JPEG in `data` opened (`tl_jpeg_open`: its header read into `report`, its
+  /// decompressor kept for one decode) and its size checked as `checkedSize` checks it; the
+  /// reader is closed when it throws.
+  private func openedJPEG(
+    _ data: UnsafeBufferPointer<UInt8>, _ report: inout tl_codec_report, name: String
+  ) throws(DecodeError) -> (reader: OpaquePointer, width: Int, height: Int) {
+    guard let reader = tl_jpeg_open(data.baseAddress, data.count, &report) else {
+      throw .corrupt(path: name, format: .jpeg, reason: report.messageText)
+    }
+    do throws(DecodeError) {
+      let (width, height) = try checkedSize(of: report, name: name, format: .jpeg)
+      return (reader, width, height)
+    } catch {
+      tl_jpeg_close(reader)
+      throw error
+    }
+  }
+
+  /// The opened JPEG of `width` x `height` stored pixels decoded whole, scaled down by
+  /// `denominator` (to ceil(side / denominator)); frees `reader`.
+  private func readWhole(
+    _ reader: OpaquePointer, _ report: inout tl_codec_report, width: Int, height: Int, denominator: Int = 1,
+    name: String
+  ) throws(DecodeError) -> RGBImage {
+    try RGBImage(
+      width: (width + denominator - 1) / denominator, height: (height + denominator - 1) / denominator
+    ) { (pixels) throws(DecodeError) in
+      guard
+        tl_jpeg_read_rgb(reader, UInt32(denominator), pixels.baseAddress, pixels.count, &report)
+          == TL_STATUS_OK
+      else {
+        throw .corrupt(path: name, format: .jpeg, reason: report.messageText)
+      }
+    }
+  }
+
+  /// Parses the header with `readInfo` into `report` and returns the image size, checked
+  /// (`checkedSize(of:name:format:)`).
   private func checkedSize(
     _ readInfo: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<tl_codec_report>?) -> tl_status,
     _ data: UnsafeBufferPointer<UInt8>, _ report: inout tl_codec_report, name: String, format: ImageFormat
@@ -276,6 +338,14 @@ public struct ImageDecoder: Sendable {
     guard readInfo(data.baseAddress, data.count, &report) == TL_STATUS_OK else {
       throw .corrupt(path: name, format: format, reason: report.messageText)
     }
+    return try checkedSize(of: report, name: name, format: format)
+  }
+
+  /// The image size a header's `report` gives, checked: it has pixels, and no more than the
+  /// budget (before anything large is allocated).
+  private func checkedSize(of report: tl_codec_report, name: String, format: ImageFormat) throws(DecodeError)
+    -> (width: Int, height: Int)
+  {
     let width = Int(report.width)
     let height = Int(report.height)
     guard width > 0, height > 0 else {

@@ -112,7 +112,9 @@ public struct ImageReader: Sendable {
         size = header?.displayedSize
       }
       if let budget {
-        var needed = max(1, decoder.estimatedMemory(of: bytes))
+        var needed = max(
+          1,
+          header.map { decoder.estimatedMemory(of: bytes, header: $0) } ?? decoder.estimatedMemory(of: bytes))
         if extra > 0 || boxCount > 0, size == nil {
           size = try? decoder.displayedSize(of: bytes, name: path)
         }
