@@ -117,12 +117,17 @@ static void tl_jpeg_install_errors(tl_jpeg_error *error, tl_codec_report *report
   error->report = report;
 }
 
+/// Whether the JPEG whose header `cinfo` read stores CMYK (or YCCK) pixels.
+static int tl_jpeg_is_cmyk(const struct jpeg_decompress_struct *cinfo) {
+  return cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+}
+
 static void tl_report_header(struct jpeg_decompress_struct *cinfo, tl_codec_report *report) {
   report->width = cinfo->image_width;
   report->height = cinfo->image_height;
   report->channels = cinfo->num_components;
   report->progressive = jpeg_has_multiple_scans(cinfo) ? 1 : 0;
-  report->cmyk = (cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK);
+  report->cmyk = tl_jpeg_is_cmyk(cinfo);
 }
 
 /// A JPEG whose header has been read: its decompressor, and what its error handler and
@@ -203,7 +208,8 @@ static void tl_cmyk_row_to_rgb(const JSAMPLE *cmyk, uint8_t *rgb, JDIMENSION wid
 static tl_status tl_jpeg_decode(tl_jpeg_reader *reader, int whole, unsigned denominator, uint32_t x,
                                 uint32_t y, uint32_t width, uint32_t height, uint8_t *rgb, size_t capacity,
                                 tl_codec_report *report) {
-  // The reader is only read after the jump back, so it may stay in a register.
+  // After the jump back only `reader` is read, which nothing changes after setjmp; the row
+  // lives in the reader, in memory.
   reader->error.report = report;
   if (setjmp(reader->error.recovery)) {
     tl_jpeg_free(reader);
@@ -230,8 +236,11 @@ static tl_status tl_jpeg_decode(tl_jpeg_reader *reader, int whole, unsigned deno
     tl_jpeg_free(reader);
     return TL_STATUS_BUFFER_TOO_SMALL;
   }
-  int channels = report->cmyk ? 4 : 3;
-  cinfo->out_color_space = report->cmyk ? JCS_CMYK : JCS_RGB;
+  // The header's facts come from the decompressor, not from `report`, which may be another
+  // than the one tl_jpeg_open filled.
+  const int cmyk = tl_jpeg_is_cmyk(cinfo);
+  int channels = cmyk ? 4 : 3;
+  cinfo->out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
   jpeg_start_decompress(cinfo);
   // Widen the span by an iMCU (16 pixels) each side where the image allows: smooth chroma
   // upsampling treats the span's own edges as image edges, so the wanted pixels must lie
@@ -242,7 +251,7 @@ static tl_status tl_jpeg_decode(tl_jpeg_reader *reader, int whole, unsigned deno
   if (left > 0 || span < cinfo->output_width) {
     jpeg_crop_scanline(cinfo, &left, &span);
   }
-  int direct = !report->cmyk && cinfo->output_width == width;
+  int direct = !cmyk && cinfo->output_width == width;
   if (!direct) {
     reader->row = malloc((size_t)cinfo->output_width * channels);
     if (reader->row == NULL) {
@@ -259,7 +268,7 @@ static tl_status tl_jpeg_decode(tl_jpeg_reader *reader, int whole, unsigned deno
     uint8_t *out = rgb + (size_t)r * row_bytes;
     JSAMPROW rows[1] = {direct ? out : reader->row};
     jpeg_read_scanlines(cinfo, rows, 1);
-    if (report->cmyk) {
+    if (cmyk) {
       tl_cmyk_row_to_rgb(reader->row + from * 4, out, width, cinfo->saw_Adobe_marker);
     } else if (!direct) {
       memcpy(out, reader->row + from * 3, row_bytes);

@@ -68,8 +68,9 @@ tl_jpeg_reader *tl_jpeg_open(const uint8_t *data, size_t size, tl_codec_report *
 void tl_jpeg_close(tl_jpeg_reader *reader);
 
 /// Decodes the opened JPEG whole, scaled down by `denominator` (1, 2, 4 or 8), as
-/// tl_jpeg_decode_scaled_rgb does, adding to `report` (which holds what tl_jpeg_open wrote);
-/// frees the reader, whatever the status.
+/// tl_jpeg_decode_scaled_rgb does, adding its error or warnings to `report` (pass the one
+/// tl_jpeg_open filled to keep the header's warnings with them); frees the reader, whatever
+/// the status.
 tl_status tl_jpeg_read_rgb(tl_jpeg_reader *reader, uint32_t denominator, uint8_t *rgb, size_t capacity,
                            tl_codec_report *report);
 
