@@ -6,15 +6,18 @@ of each, and their ratio. For a change's before-and-after figures on this noisy 
 
 BEFORE and AFTER are built `traffic-light` binaries (copy `.build/release/traffic-light` aside
 before and after the change); ARGUMENTS are what each runs, for example
-`classify --jobs 1 --profile seed ../shared/datasets/mit-crops`. Output goes to /dev/null; a
-run that fails stops the script.
+`classify --jobs 1 --profile seed ../shared/datasets/mit-crops`. Each build runs the command
+once first, untimed, and a failure there stops the script; the timed rounds are
+compare.py's `alternate`, output to /dev/null.
 """
 
 import argparse
-import statistics
+import os
 import subprocess
 import sys
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import alternate  # noqa: E402
 
 
 def main():
@@ -28,13 +31,9 @@ def main():
     split = own.index("--")
     args = parser.parse_args(own[:split])
     arguments = own[split + 1 :]
-    times = {args.before: [], args.after: []}
-    for _ in range(args.rounds):
-        for binary in (args.before, args.after):
-            start = time.perf_counter()
-            subprocess.run([binary, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-            times[binary].append(time.perf_counter() - start)
-    before, after = (statistics.median(times[b]) * 1000 for b in (args.before, args.after))
+    for binary in (args.before, args.after):
+        subprocess.run([binary, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    before, after = alternate([args.before, *arguments], [args.after, *arguments], args.rounds)
     print(f"{args.rounds} alternating rounds of: {' '.join(arguments)}")
     print(f"before {args.before}: median {before:.1f} ms")
     print(f"after  {args.after}: median {after:.1f} ms")
