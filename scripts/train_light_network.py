@@ -2,13 +2,14 @@
 """Trains the light network of the `fitted` profile from the shared folders, and measures it
 with each folder left out of its training.
 
-    scripts/train_light_network.py SHARED OUT.json [--folds] [--blocks N] [--epochs N] [--fixtures FILE]
+    scripts/train_light_network.py SHARED OUT.json [--folds [--dump FILE]] [--blocks N] [--epochs N] [--fixtures FILE]
 
 SHARED is the shared data folder (../shared). Writes the `fitted` profile, its network trained on
 every folder, to OUT.json (Sources/TrafficLight/Profiles/fitted.json is what it wrote; the
 network's form is `LightNetwork`'s, Sources/TrafficLight/Reading/LightNetwork.swift).
 With --folds it first trains once per folder with that folder left out and prints how each
-left-out folder reads, and with --blocks N it reads each of N contiguous blocks of every folder
+left-out folder reads (--dump writes each left-out image's class probabilities, for
+scripts/fusion_check.py), and with --blocks N it reads each of N contiguous blocks of every folder
 with a network trained on the rest: the held-out figures of CALIBRATION.md. --fixtures writes thumbnails of
 made-up images, and of a few shared crops with the scores PyTorch gives them, for the Swift
 tests (Tests/TrafficLightTests/Fixtures/light-network.json).
@@ -331,14 +332,24 @@ def main():
     parser.add_argument("--epochs", type=int, default=60)
     parser.add_argument("--fixtures")
     parser.add_argument("--extra", nargs="*", default=[], help="labelled folders read by every model")
+    parser.add_argument("--dump", help="with --folds: write each left-out image's class probabilities "
+                        "(JSON of path: {state, p}) for scripts/fusion_check.py")
     args = parser.parse_args()
     torch.set_num_threads(2)
     groups, tests = gather(args.shared, random.Random(1))
     extras = {e: labelled_folder(e) for e in args.extra}
     if args.folds:
+        dumped = {}
         for left in args.leave_out or ["mit", "carpark", "sim", "cinta"]:
             model = train([e for g, es in groups.items() if g != left for e in es], args.epochs, 1)
-            report(left, tests[left], probabilities(model, [load(p) for p, _ in tests[left]]))
+            p = probabilities(model, [load(path) for path, _ in tests[left]])
+            report(left, tests[left], p)
+            for (path, state), q in zip(tests[left], p):
+                dumped[os.path.abspath(path)] = {"state": state, "p": [round(float(v), 6) for v in q]}
+        if args.dump:
+            with open(args.dump, "w") as f:
+                json.dump(dumped, f)
+                f.write("\n")
     if args.blocks:
         # Each folder in `blocks` contiguous blocks of its order (labels.csv's, or red/,
         # yellow/, green/, unknown/ in turn): block b of every folder read by a network

@@ -98,7 +98,7 @@ extension StudyCommand {
   /// The header of `--candidates`: where each candidate is, whether it is a labelled lit
   /// lamp (1) or not (0), and its measurements.
   static let candidateHeader =
-    "folder,path,color,orientation,x,y,width,height,confidence,litLamp,"
+    "folder,path,color,orientation,x,y,width,height,lampX,lampY,lampWidth,lampHeight,confidence,litLamp,"
     + LampMeasurements.names.joined(separator: ",")
 
   /// The `--candidates` rows of one folder's frames.
@@ -115,6 +115,7 @@ extension StudyCommand {
             light.color.rawValue, light.orientation.rawValue,
           ]
           + [light.box.x, light.box.y, light.box.width, light.box.height].map(String.init)
+          + [light.lamp.x, light.lamp.y, light.lamp.width, light.lamp.height].map(String.init)
           + [String(format: "%.6f", light.confidence), labelled.isLitLamp ? "1" : "0"]
           + labelled.candidate.measurements.values.map { String(format: "%.6g", $0) }
         return fields.joined(separator: ",")

@@ -229,15 +229,25 @@ import TrafficLightTestSupport
     let lines = try String(contentsOfFile: folder + "/c.csv", encoding: .utf8).split(separator: "\n")
     let header = lines[0].split(separator: ",").map(String.init)
     #expect(
-      Array(header.prefix(10)) == [
-        "folder", "path", "color", "orientation", "x", "y", "width", "height", "confidence", "litLamp",
+      Array(header.prefix(14)) == [
+        "folder", "path", "color", "orientation", "x", "y", "width", "height",
+        "lampX", "lampY", "lampWidth", "lampHeight", "confidence", "litLamp",
       ])
-    #expect(Array(header.dropFirst(10)) == LampMeasurements.names)
+    #expect(Array(header.dropFirst(14)) == LampMeasurements.names)
     let rows = lines.dropFirst().map { $0.split(separator: ",").map(String.init) }
     #expect(rows.allSatisfy { $0.count == header.count })
-    let lit = rows.filter { $0[9] == "1" }
+    let lit = rows.filter { $0[13] == "1" }
     try #require(lit.count >= 1, "\(rows)")
     #expect(lit.allSatisfy { $0[1] == folder + "/frames/a.png" && $0[2] == "red" })
+    // The lamp's box lies inside its head's: the red lamp of a head at (30, 40).
+    for row in lit {
+      let head = row[4..<8].compactMap { Int($0) }
+      let lamp = row[8..<12].compactMap { Int($0) }
+      try #require(head.count == 4 && lamp.count == 4, "\(row)")
+      #expect(lamp[0] >= head[0] && lamp[1] >= head[1], "\(row)")
+      #expect(lamp[0] + lamp[2] <= head[0] + head[2] && lamp[1] + lamp[3] <= head[1] + head[3], "\(row)")
+      #expect(lamp[3] < head[3], "\(row)")
+    }
     // Crops are no frames: refused, naming the option.
     let crops = try temporaryFolder()
     try FileManager.default.createDirectory(atPath: crops + "/red", withIntermediateDirectories: true)
