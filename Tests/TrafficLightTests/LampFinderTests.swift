@@ -85,10 +85,60 @@ import TrafficLightTestSupport
     let lights = finder.find(in: frame)
     #expect(lights.contains { $0.color == .red }, "\(lights)")
     #expect(!lights.contains { $0.color == .green }, "\(lights)")
+    // The red light is the one head's, and holds the green lamp too.
+    #expect(lights.contains { $0.color == .red && $0.box.holdsCentre(of: green.lamp) }, "\(lights)")
     // Further off than two lamp pitches, the two are two lights again.
     var apart = alone
     paste(syntheticLight(lit: .red), into: &apart, x: 60, y: 80)
     #expect(Set(finder.find(in: apart).map(\.color)) == [.red, .green])
+  }
+
+  /// A red lamp lit with a green arrow beside it is one red light holding both lamps: the red
+  /// light kept there (here taken for a vertical head's) grows to hold the arrow; where the
+  /// red lamp was too unsure to be kept, its candidate whose head runs towards the arrow is
+  /// that light, as sure as the arrow; a red candidate whose head runs away from the arrow
+  /// makes none (the arrow is still not green), and a red patch twenty times the arrow's size
+  /// is no lamp of its head and leaves it green.
+  @Test func aRedLampLitBesideAGreenArrow_isOneRedLight_holdingBoth() throws {
+    let finder = LampFinder()
+    func candidate(
+      _ color: SignalColor, lamp: PixelRegion, box: PixelRegion, _ confidence: Double,
+      _ orientation: Orientation,
+      value: Double = 0.9
+    ) -> [LampCandidate] {
+      var values = [Double](repeating: 0, count: LampMeasurements.names.count)
+      values[LampMeasurements.names.firstIndex(of: "value")!] = value
+      let light = FoundLight(
+        box: box, lamp: lamp, color: color, confidence: confidence, orientation: orientation)
+      return [LampCandidate(light: light, measurements: LampMeasurements(values: values))]
+    }
+    let redLamp = PixelRegion(x: 100, y: 50, width: 10, height: 10)
+    let across = PixelRegion(x: 98, y: 48, width: 40, height: 14)
+    let down = PixelRegion(x: 98, y: 48, width: 14, height: 40)
+    let arrowLamp = PixelRegion(x: 125, y: 51, width: 8, height: 8)
+    let arrow = candidate(
+      .green, lamp: arrowLamp, box: PixelRegion(x: 123, y: 25, width: 12, height: 36), 0.8, .vertical)
+
+    let kept = finder.choose(from: [candidate(.red, lamp: redLamp, box: down, 0.7, .vertical), arrow])
+    try #require(kept.count == 1, "\(kept)")
+    #expect(kept[0].color == .red && kept[0].confidence == 0.7)
+    #expect(kept[0].box.holdsCentre(of: arrowLamp) && kept[0].box.holdsCentre(of: redLamp), "\(kept[0].box)")
+
+    let unsure = finder.choose(from: [candidate(.red, lamp: redLamp, box: across, 0.45, .horizontal), arrow])
+    try #require(unsure.count == 1, "\(unsure)")
+    #expect(unsure[0].color == .red && unsure[0].confidence == 0.8 && unsure[0].orientation == .horizontal)
+    #expect(unsure[0].lamp == redLamp && unsure[0].box.holdsCentre(of: arrowLamp))
+
+    #expect(finder.choose(from: [candidate(.red, lamp: redLamp, box: down, 0.45, .vertical), arrow]).isEmpty)
+
+    let van = PixelRegion(x: 0, y: 0, width: 200, height: 200)
+    let beside = finder.choose(from: [candidate(.red, lamp: van, box: van, 0.45, .horizontal), arrow])
+    #expect(beside.map(\.color) == [.green], "\(beside)")
+
+    let lens = finder.choose(from: [
+      candidate(.red, lamp: redLamp, box: across, 0.45, .horizontal, value: 0.5), arrow,
+    ])
+    #expect(lens.map(\.color) == [.green], "\(lens)")
   }
 
   /// A sunlit green light's unlit red lens shows as a dim red patch in line with its lamp

@@ -28,6 +28,24 @@ extension PixelRegion {
     return (dy <= across && dx <= along) || (dx <= across && dy <= along)
   }
 
+  /// Whether this lamp and `other` could be lamps of one head: in line within two lamp
+  /// pitches (`isInLine(with:within:)`), and neither's longer side more than four times the
+  /// other's (an arrow is smaller than the lamp beside it: on the Korean photos the pairs lit
+  /// together differ at most 3.3 times; a large red patch beside a distant green lamp, 20 times
+  /// and more).
+  func isLamp(ofOneHeadWith other: PixelRegion, pitch: Double) -> Bool {
+    let (mine, theirs) = (max(width, height), max(other.width, other.height))
+    return isInLine(with: other, within: 2 * pitch) && max(mine, theirs) <= 4 * min(mine, theirs)
+  }
+
+  /// The way from this region's centre to `other`'s: horizontal where it runs more across
+  /// than down.
+  func direction(to other: PixelRegion) -> Orientation {
+    let dx = abs(2 * other.x + other.width - 2 * x - width)
+    let dy = abs(2 * other.y + other.height - 2 * y - height)
+    return dx > dy ? .horizontal : .vertical
+  }
+
   /// The smallest region holding this one and `other`.
   func covering(_ other: PixelRegion) -> PixelRegion {
     let left = min(x, other.x)

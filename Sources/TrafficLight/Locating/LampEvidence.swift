@@ -7,6 +7,12 @@ public struct LampCandidate: Sendable, Equatable {
   public var light: FoundLight
   /// What the confidence was computed from.
   public var measurements: LampMeasurements
+
+  /// A candidate with these parts.
+  package init(light: FoundLight, measurements: LampMeasurements) {
+    self.light = light
+    self.measurements = measurements
+  }
 }
 
 /// What the finder measures of a candidate lamp, at the scale it was found, on the blurred

@@ -210,13 +210,16 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// The lights of `image`, most confident first: of each patch's candidates at least
   /// `minimumConfidence` sure the vertical head's, else the horizontal's, and one light where
   /// several overlap. Red and green evidence together never answer green: a green light
-  /// with a red candidate lamp at least half `minimumConfidence` sure in line beside its
-  /// lamp, within two lamp pitches (a red lamp lit with a green arrow, a head lit both ways),
-  /// is dropped, and what it had hidden stays hidden. A red candidate whose mean value is at
-  /// most `unlitRatio` of the green lamp's is as dim beside it as an unlit lamp is (a sunlit
-  /// green light's unlit red lens) and drops nothing. With `housings`, unless only horizontal
-  /// heads are looked for, the housing search's light joins them (one light where it
-  /// overlaps another, as above).
+  /// with a red candidate lamp at least half `minimumConfidence` sure beside its lamp, as
+  /// one head's lamps lie (`isLamp(ofOneHeadWith:pitch:)`: a red lamp lit with a green arrow,
+  /// a head lit both ways), is one red light with it: the red light found there holds the
+  /// green lamp in its box; where none was kept, the most confident such red candidate whose
+  /// head runs towards the green lamp is that light, as sure as the green light was; where
+  /// there is none either, the green light is dropped. What the green light had hidden stays
+  /// hidden. A red candidate whose mean value is at most `unlitRatio` of the green lamp's is
+  /// as dim beside it as an unlit lamp is (a sunlit green light's unlit red lens) and changes
+  /// nothing. With `housings`, unless only horizontal heads are looked for, the housing
+  /// search's light joins them (one light where it overlaps another, as above).
   ///
   /// Complexity: O(pixels * blur radius), and O(pixels * scales) more with `housings`.
   public func find(in image: RGBImage) -> [FoundLight] { find(in: image, clock: nil) }
@@ -232,19 +235,38 @@ public struct LampFinder: Sendable, Codable, Equatable {
   }
 
   /// The lights `find(in:)` keeps of the candidates of each patch.
-  private func choose(from patches: [[LampCandidate]]) -> [FoundLight] {
+  package func choose(from patches: [[LampCandidate]]) -> [FoundLight] {
     let chosen = patches.compactMap { patch in patch.first { $0.light.confidence >= minimumConfidence } }
     let reds = patches.joined().filter { candidate in
       candidate.light.color == .red && candidate.light.confidence >= minimumConfidence / 2
     }
-    return Self.keepingOnePerLight(chosen.map(\.light)).filter { light in
-      guard light.color == .green else { return true }
+    var lights = Self.keepingOnePerLight(chosen.map(\.light))
+    var heads: [(green: FoundLight, reds: [FoundLight])] = []
+    lights.removeAll { light in
+      guard light.color == .green else { return false }
       let value = chosen.first { $0.light == light }?.measurements.value ?? 0
-      return !reds.contains { red in
-        light.lamp.isInLine(with: red.light.lamp, within: 2 * lampPitch)
+      let besideIt = reds.filter { red in
+        light.lamp.isLamp(ofOneHeadWith: red.light.lamp, pitch: lampPitch)
           && red.measurements.value > unlitRatio * value
       }
+      if !besideIt.isEmpty { heads.append((light, besideIt.map(\.light))) }
+      return !besideIt.isEmpty
     }
+    for (green, besideIt) in heads {
+      if let kept = lights.firstIndex(where: { light in
+        light.color == .red && besideIt.contains { light.box.holdsCentre(of: $0.lamp) }
+      }) {
+        lights[kept].box = lights[kept].box.covering(green.lamp)
+      } else if let red = besideIt.filter({ $0.orientation == $0.lamp.direction(to: green.lamp) })
+        .max(by: { $0.confidence < $1.confidence })
+      {
+        lights.append(
+          FoundLight(
+            box: red.box.covering(green.lamp), lamp: red.lamp, color: .red, confidence: green.confidence,
+            orientation: red.orientation))
+      }
+    }
+    return Self.keepingOnePerLight(lights)
   }
 
   /// Every candidate lamp of `image`, at every scale, before the confidence threshold and
