@@ -26,18 +26,10 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from network_reading import read as network_reading  # noqa: E402
+
 FOLDERS = ["mit", "carpark", "sim", "cinta"]
-CLASSES = ["red", "yellow", "green", "unknown"]
-
-
-def network_reading(p, minimum=0.5, veto=0.2):
-    """The colour `LightNetworkDecider` names from class probabilities `p`."""
-    best = int(np.argmax(p))
-    if CLASSES[best] == "green" and p[0] >= veto:
-        return "unknown"
-    if CLASSES[best] != "unknown" and p[best] < minimum:
-        return "unknown"
-    return CLASSES[best]
 
 
 def cascade_readings(tool, shared, left, work):

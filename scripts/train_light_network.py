@@ -39,6 +39,7 @@ import glob
 import json
 import os
 import random
+import sys
 
 import numpy as np
 import torch
@@ -46,12 +47,12 @@ import torch.nn as nn
 import torch.nn.functional as F
 from PIL import Image
 
-CLASSES = ["red", "yellow", "green", "unknown"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from network_reading import CLASSES, MINIMUM, VETO, read  # noqa: E402
+
 WIDTH, HEIGHT, FLOOR = 24, 48, 64.0
 CHANNELS = [3, 12, 24, 24]
 POOLS = [True, True, False]
-# A colour named with less probability is `unknown`; green is not named when red is this probable.
-MINIMUM, VETO = 0.5, 0.2
 
 
 def thumbnail(rgb):
@@ -242,16 +243,6 @@ def probabilities(model, images):
     with torch.no_grad():
         x = torch.from_numpy(np.stack([thumbnail(i) for i in images]))
         return F.softmax(model(x), dim=1).numpy()
-
-
-def read(p, minimum=MINIMUM, veto=VETO):
-    """The colour `LightNetworkDecider` names from class probabilities `p`."""
-    best = int(np.argmax(p))
-    if CLASSES[best] == "green" and p[0] >= veto:
-        return "unknown"
-    if CLASSES[best] != "unknown" and p[best] < minimum:
-        return "unknown"
-    return CLASSES[best]
 
 
 def report(name, items, p):
