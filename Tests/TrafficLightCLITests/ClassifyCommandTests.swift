@@ -319,11 +319,17 @@ import TrafficLightTestSupport
     let bad = try traffic("classify", "--output", output, "--profile", "nope", "SampleFrames")
     #expect(bad.status == 64)
     #expect(try String(contentsOfFile: output, encoding: .utf8) == "earlier results\n")
-    // An interrupted run leaves it too.
+    // An interrupted run leaves it too: a run of 2000 frames, still writing when it is stopped
+    // however long this test takes to see it start (a few dozen images finished first on a
+    // busy machine under a sanitizer).
+    let inputs = try temporaryFolder()
+    try writePNG(syntheticFrame([(.red, 140, 40)]), to: inputs + "/frame-0.png")
+    for k in 1..<2000 {
+      try FileManager.default.copyItem(atPath: inputs + "/frame-0.png", toPath: inputs + "/frame-\(k).png")
+    }
     let process = Process()
     process.executableURL = CLIPaths.binary
-    process.arguments =
-      ["classify", "--jobs", "1", "--output", output] + Array(repeating: "SampleFrames", count: 10)
+    process.arguments = ["classify", "--jobs", "1", "--output", output, inputs]
     process.currentDirectoryURL = CLIPaths.packageRoot
     process.standardError = FileHandle.nullDevice
     try process.run()
