@@ -465,7 +465,7 @@ struct NoLightCropsSharedFramesTests {
   .enabled(if: TestPaths.sharedFrames != nil, "needs ../shared/frames beside the repository"),
   .enabled(if: TestBuild.optimised, "run by .ci/run's release pass: unoptimised it takes minutes"))
 struct FinderSharedFramesTests {
-  @Test(arguments: [("sim", 1178, 17), ("cinta", 173, 38), ("kr", 470, 121)])
+  @Test(arguments: [("sim", 1178, 17), ("cinta", 173, 38), ("kr", 468, 120)])
   func defaultFinder_findsTheSharedFramesLights_asCalibrationSays(
     folder: String, found: Int, falseLights: Int
   ) throws {

@@ -28,14 +28,13 @@ extension PixelRegion {
     return (dy <= across && dx <= along) || (dx <= across && dy <= along)
   }
 
-  /// Whether this lamp and `other` could be lamps of one head: in line within two lamp
-  /// pitches (`isInLine(with:within:)`), and neither's longer side more than four times the
-  /// other's (an arrow is smaller than the lamp beside it: on the Korean photos the pairs lit
-  /// together differ at most 3.3 times; a large red patch beside a distant green lamp, 20 times
-  /// and more).
-  func isLamp(ofOneHeadWith other: PixelRegion, pitch: Double) -> Bool {
+  /// Whether this lamp, in line beside `other`, could be a lamp of its head: neither's longer
+  /// side is more than four times the other's (an arrow is smaller than the lamp beside it:
+  /// on the Korean photos the pairs lit together differ at most 3.3 times; a large red patch
+  /// beside a distant green lamp, 20 times and more).
+  func isLamp(ofOneHeadWith other: PixelRegion) -> Bool {
     let (mine, theirs) = (max(width, height), max(other.width, other.height))
-    return isInLine(with: other, within: 2 * pitch) && max(mine, theirs) <= 4 * min(mine, theirs)
+    return max(mine, theirs) <= 4 * min(mine, theirs)
   }
 
   /// The way from this region's centre to `other`'s: horizontal where it runs more across

@@ -210,16 +210,17 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// The lights of `image`, most confident first: of each patch's candidates at least
   /// `minimumConfidence` sure the vertical head's, else the horizontal's, and one light where
   /// several overlap. Red and green evidence together never answer green: a green light
-  /// with a red candidate lamp at least half `minimumConfidence` sure beside its lamp, as
-  /// one head's lamps lie (`isLamp(ofOneHeadWith:pitch:)`: a red lamp lit with a green arrow,
-  /// a head lit both ways), is one red light with it: the red light found there holds the
-  /// green lamp in its box; where none was kept, the most confident such red candidate whose
-  /// head runs towards the green lamp is that light, as sure as the green light was; where
-  /// there is none either, the green light is dropped. What the green light had hidden stays
-  /// hidden. A red candidate whose mean value is at most `unlitRatio` of the green lamp's is
-  /// as dim beside it as an unlit lamp is (a sunlit green light's unlit red lens) and changes
-  /// nothing. With `housings`, unless only horizontal heads are looked for, the housing
-  /// search's light joins them (one light where it overlaps another, as above).
+  /// with a red candidate lamp at least half `minimumConfidence` sure in line beside its
+  /// lamp, within two lamp pitches (a red lamp lit with a green arrow, a head lit both ways),
+  /// is dropped, and what it had hidden stays hidden. Where such a red lamp is of the green
+  /// lamp's head (`isLamp(ofOneHeadWith:)`: of its size too), the head is one red light: the
+  /// red light found there holds the green lamp in its box; where none was kept, the most
+  /// confident such red candidate whose head runs towards the green lamp is that light, as
+  /// sure as the green light was. A red candidate whose mean value is at most `unlitRatio`
+  /// of the green lamp's is as dim beside it as an unlit lamp is (a sunlit green light's
+  /// unlit red lens) and changes nothing. With `housings`, unless only horizontal heads are
+  /// looked for, the housing search's light joins them (one light where it overlaps another,
+  /// as above).
   ///
   /// Complexity: O(pixels * blur radius), and O(pixels * scales) more with `housings`.
   public func find(in image: RGBImage) -> [FoundLight] { find(in: image, clock: nil) }
@@ -241,23 +242,24 @@ public struct LampFinder: Sendable, Codable, Equatable {
       candidate.light.color == .red && candidate.light.confidence >= minimumConfidence / 2
     }
     var lights = Self.keepingOnePerLight(chosen.map(\.light))
-    var heads: [(green: FoundLight, reds: [FoundLight])] = []
+    var vetoed: [(green: FoundLight, ofItsHead: [FoundLight])] = []
     lights.removeAll { light in
       guard light.color == .green else { return false }
       let value = chosen.first { $0.light == light }?.measurements.value ?? 0
-      let besideIt = reds.filter { red in
-        light.lamp.isLamp(ofOneHeadWith: red.light.lamp, pitch: lampPitch)
+      let vetoes = reds.filter { red in
+        light.lamp.isInLine(with: red.light.lamp, within: 2 * lampPitch)
           && red.measurements.value > unlitRatio * value
       }
-      if !besideIt.isEmpty { heads.append((light, besideIt.map(\.light))) }
-      return !besideIt.isEmpty
+      guard !vetoes.isEmpty else { return false }
+      vetoed.append((light, vetoes.map(\.light).filter { $0.lamp.isLamp(ofOneHeadWith: light.lamp) }))
+      return true
     }
-    for (green, besideIt) in heads {
+    for (green, ofItsHead) in vetoed {
       if let kept = lights.firstIndex(where: { light in
-        light.color == .red && besideIt.contains { light.box.holdsCentre(of: $0.lamp) }
+        light.color == .red && ofItsHead.contains { light.box.holdsCentre(of: $0.lamp) }
       }) {
         lights[kept].box = lights[kept].box.covering(green.lamp)
-      } else if let red = besideIt.filter({ $0.orientation == $0.lamp.direction(to: green.lamp) })
+      } else if let red = ofItsHead.filter({ $0.orientation == $0.lamp.direction(to: green.lamp) })
         .max(by: { $0.confidence < $1.confidence })
       {
         lights.append(
