@@ -85,7 +85,9 @@ def main():
         candidates = os.path.join(work, "candidates.csv")
         unique = list(dict.fromkeys(folder for folder, _ in folders))
         subprocess.run(
-            [args.binary, "evaluate", "--candidates", candidates, *unique], check=True, stdout=subprocess.DEVNULL
+            [args.binary, "evaluate", "--profile", args.profile, "--candidates", candidates, *unique],
+            check=True,
+            stdout=subprocess.DEVNULL,
         )
         loaded = fit_lamp_evidence.load(candidates)
         totals = {spec: dict.fromkeys(TOTALS, 0) for spec in folders}
