@@ -104,9 +104,11 @@ public struct Calibrator: Sendable {
   /// The best profile found for `sets` (restricted to the frames `selected` accepts, by set
   /// index and frame index), named `name`. The evidence the weak rules ask of a lamp (the
   /// brightness fallback's `lead`, `disc` and `tint`, the faint lamp's `lead` and `shade`,
-  /// the profile's `maximumBusyness`) are bounds set after the fit: the search reads without
+  /// the profile's `maximumBusyness`) are bounds set after the fit, and the profile's
+  /// `networkFallback` (the network's second reading) is added after it: the search reads without
   /// them, and the profile returned has the start's (searched with the fallback's bound in
-  /// place, the fit moves to values that read worse held out: CALIBRATION.md).
+  /// place, the fit moves to values that read worse held out: CALIBRATION.md; the network
+  /// read again for every value tried would cost more than the rest of the search).
   public func fit(
     _ sets: [PreparedSet], name: String, selected: @escaping (Int, Int) -> Bool = { _, _ in true }
   ) -> Profile {
@@ -244,11 +246,12 @@ public struct Calibrator: Sendable {
 extension Profile {
   /// This profile with the evidence its weak rules ask of a lamp (the brightness fallback's
   /// `lead`, `disc` and `tint`, the faint lamp's `lead` and `shade`) taken from `other`'s
-  /// rules in the same places, and its `maximumBusyness` from `other`'s; all cleared when
-  /// `other` is nil.
+  /// rules in the same places, and its `maximumBusyness` and `networkFallback` from `other`'s; all
+  /// cleared when `other` is nil.
   func withEvidenceBounds(of other: Profile?) -> Profile {
     var bounded = self
     bounded.maximumBusyness = other?.maximumBusyness
+    bounded.networkFallback = other?.networkFallback
     guard var cascade = decider as? CascadeDecider else { return bounded }
     let others = (other?.decider as? CascadeDecider)?.rules
     cascade.rules = cascade.rules.enumerated().map { index, rule in

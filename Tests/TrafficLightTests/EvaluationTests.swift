@@ -128,8 +128,9 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
   }
 
   /// The brightness fallback's `lead` and `disc` (and the other evidence bounds, the
-  /// profile's `maximumBusyness` among them) are set after the fit: the search runs as from
-  /// the start without them, and the fitted profile carries the start's.
+  /// profile's `maximumBusyness` among them, and its `networkFallback`) are set after the
+  /// fit: the search runs as from the start without them, and the fitted profile carries the
+  /// start's.
   @Test func calibrate_searchesWithoutTheEvidenceBounds_andReturnsThemWithTheFit() throws {
     let folder = try syntheticLabelledFolder(perColor: 3)
     let unbound = Profile.default.withEvidenceBounds(of: nil)
@@ -153,6 +154,8 @@ func syntheticLabelledFolder(perColor: Int = 6) throws -> String {
     #expect(rules(fits[0]).0?.lead == 0.05 && rules(fits[0]).0?.disc == 0.05 && rules(fits[0]).1?.lead == 1)
     #expect(rules(fits[0]).0?.tint == rules(.default).0?.tint && rules(fits[0]).1?.shade == 0.1)
     #expect(fits[0].maximumBusyness == 0.55 && fits[1].maximumBusyness == nil)
+    #expect(unbound.networkFallback == nil && fits[1].networkFallback == nil)
+    #expect(fits[0].networkFallback == Profile.default.networkFallback && fits[0].networkFallback != nil)
     #expect(fits[0] == fits[1].withEvidenceBounds(of: .default))
   }
 

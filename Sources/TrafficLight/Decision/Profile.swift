@@ -64,6 +64,9 @@ public struct Profile: Sendable, Equatable, Codable {
   /// How a sequence's frames are smoothed over time (JSON `smoothing`; left out, the
   /// article's ten-frame vote).
   public var smoothing = Smoothing.vote
+  /// Where the decider names no colour, a second reading of the light's box
+  /// (`NetworkFallback`; JSON `networkFallback`). Nil, the default: none.
+  public var networkFallback: NetworkFallback? = nil
 
   /// A profile of these parts; the defaults are the seed's.
   public init(
@@ -207,6 +210,10 @@ public struct Profile: Sendable, Equatable, Codable {
       return "maximumBusyness must be between 0 and 100, not \(bound)"
     }
     if let problem = smoothing.problem { return problem }
+    if let networkFallback {
+      if decider.readsPixels { return "a networkFallback is for a decider that reads points" }
+      if let problem = networkFallback.problem { return problem }
+    }
     if let problem = decider.problem { return problem }
     if let problem = locator.problem { return "locator \(type(of: locator).kind): \(problem)" }
     return Self.problem(of: thresholds)
@@ -273,11 +280,12 @@ public struct Profile: Sendable, Equatable, Codable {
     a.name == b.name && a.sigma == b.sigma && a.thresholds == b.thresholds && a.grid == b.grid
       && a.minimumConfidence == b.minimumConfidence && a.maximumBusyness == b.maximumBusyness
       && a.locator.isEqual(to: b.locator) && a.decider.isEqual(to: b.decider) && a.smoothing == b.smoothing
+      && a.networkFallback == b.networkFallback
   }
 
   enum CodingKeys: String, CodingKey {
     case name, sigma, thresholds, points, columns, orientation, locator, decider, minimumConfidence
-    case maximumBusyness, smoothing
+    case maximumBusyness, smoothing, networkFallback
   }
 
   /// The cascade's keys in the flat form of earlier versions.
@@ -311,6 +319,7 @@ public struct Profile: Sendable, Equatable, Codable {
     minimumConfidence = try container.decodeIfPresent(Double.self, forKey: .minimumConfidence) ?? 0
     maximumBusyness = try container.decodeIfPresent(Double.self, forKey: .maximumBusyness)
     smoothing = try container.decodeIfPresent(Smoothing.self, forKey: .smoothing) ?? .vote
+    networkFallback = try container.decodeIfPresent(NetworkFallback.self, forKey: .networkFallback)
     locator =
       container.contains(.locator)
       ? try LightLocators.decode(from: container.superDecoder(forKey: .locator)) : WholeRegion()
@@ -352,6 +361,7 @@ public struct Profile: Sendable, Equatable, Codable {
     if minimumConfidence != 0 { try container.encode(minimumConfidence, forKey: .minimumConfidence) }
     try container.encodeIfPresent(maximumBusyness, forKey: .maximumBusyness)
     try container.encode(smoothing, forKey: .smoothing)
+    try container.encodeIfPresent(networkFallback, forKey: .networkFallback)
     try LightLocators.encode(locator, to: container.superEncoder(forKey: .locator))
     try LightDeciders.encode(decider, to: container.superEncoder(forKey: .decider))
   }

@@ -14,7 +14,7 @@ enum ProfileKeys {
     let known: Set<String> = [
       "name", "sigma", "thresholds", "points", "columns", "orientation", "locator", "decider",
       "minimumConfidence", "maximumBusyness", "lampOrder", "positionWeight", "relativeBrightness",
-      "warmSplit", "faintLamp", "brightnessFallback", "smoothing",
+      "warmSplit", "faintLamp", "brightnessFallback", "smoothing", "networkFallback",
     ]
     for key in top.keys.sorted() where !known.contains(key) { return key }
     let parts: [(String, (Data) throws -> Data)] = [
@@ -23,6 +23,10 @@ enum ProfileKeys {
       ("decider", { try JSONEncoder().encode(try JSONDecoder().decode(AnyDecider.self, from: $0)) }),
       ("warmSplit", { try JSONEncoder().encode(try JSONDecoder().decode(WarmSplit.self, from: $0)) }),
       ("smoothing", { try JSONEncoder().encode(try JSONDecoder().decode(Smoothing.self, from: $0)) }),
+      (
+        "networkFallback",
+        { try JSONEncoder().encode(try JSONDecoder().decode(NetworkFallback.self, from: $0)) }
+      ),
       ("faintLamp", { try JSONEncoder().encode(try JSONDecoder().decode(FaintLamp.self, from: $0)) }),
       (
         "brightnessFallback",

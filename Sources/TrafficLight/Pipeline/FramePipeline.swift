@@ -15,12 +15,15 @@ public struct FramePipeline: Sendable {
   /// blurs only the sampled rows or pixels (the same values, bit for bit); true is for
   /// measuring and for checking that the paths agree.
   public var usesFullFrame = false
+  /// The built-in profile of the profile's `networkFallback` (`NetworkFallback.reader`), if any.
+  let fallbackReader: Profile?
 
   /// The stages of `profile`, the kernels at the best level this CPU runs.
   public init(profile: Profile) {
     self.profile = profile
     blur = GaussianBlur(sigma: profile.sigma)
     classifier = HSVClassifier(thresholds: profile.thresholds)
+    fallbackReader = profile.decider.readsPixels ? nil : profile.networkFallback?.reader
   }
 
   /// Reads the light in `region` of `image` (clipped to the image; the whole image when
@@ -56,7 +59,8 @@ public struct FramePipeline: Sendable {
     {
       LightMeasurement(
         area: area, light: light, grid: grid, samples: samples, thresholds: profile.thresholds,
-        features: features, busyness: busyness, map: map)
+        features: features, busyness: busyness, map: map,
+        pixels: fallbackReader == nil ? nil : image.cropped(to: area))
     }
     if profile.decider.readsPixels {
       let map = keepingMap ? classifier.classify(blur.apply(to: image.cropped(to: box))) : nil
@@ -118,7 +122,13 @@ public struct FramePipeline: Sendable {
           color: color)
       }
     }
-    return profile.decide(samples, on: measured.grid, placedFrom: lamp, busyness: busyness())
+    let decision = profile.decide(samples, on: measured.grid, placedFrom: lamp, busyness: busyness())
+    guard let fallback = profile.networkFallback, let reader = fallbackReader, let pixels = measured.pixels
+    else {
+      return decision
+    }
+    let whole = PixelRegion(x: 0, y: 0, width: pixels.width, height: pixels.height)
+    return fallback.decide(after: decision, box: whole, in: pixels, reader: reader, classifier: classifier)
   }
 
   /// The light the profile's locator places in `region` of `image` (clipped to the image;

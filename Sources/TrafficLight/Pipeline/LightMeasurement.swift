@@ -26,12 +26,16 @@ public struct LightMeasurement: Sendable, Equatable {
   public let busyness: Double?
   /// Every pixel's class in the light's box, when it was asked for (for pictures).
   public let map: ClassMap?
+  /// The pixels of `area`, unblurred, kept for a profile's `networkFallback` (`NetworkFallback`,
+  /// which reads the region as given, not the light located in it): nil when the measuring
+  /// profile has none.
+  public let pixels: RGBImage?
 
   /// A measurement of these parts.
   public init(
     area: PixelRegion, light: LocatedLight, grid: SampleGrid, samples: [SamplePoint],
     thresholds: HSVThresholds,
-    features: [Float]? = nil, busyness: Double? = nil, map: ClassMap? = nil
+    features: [Float]? = nil, busyness: Double? = nil, map: ClassMap? = nil, pixels: RGBImage? = nil
   ) {
     self.area = area
     self.light = light
@@ -41,6 +45,7 @@ public struct LightMeasurement: Sendable, Equatable {
     self.features = features
     self.busyness = busyness
     self.map = map
+    self.pixels = pixels
   }
 
 }

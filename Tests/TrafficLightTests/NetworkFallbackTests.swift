@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import TrafficLightKernels
+import TrafficLightTestSupport
+
+@testable import TrafficLight
+
+/// `fitted` with a readout that names `color` whatever the light (every weight 0, the class's
+/// bias far above the others').
+private func readerNaming(_ color: SignalColor) -> Profile {
+  var reader = Profile.fitted
+  var decider = reader.decider as! LightNetworkDecider
+  let classes = decider.network.classes
+  let features = decider.network.featureCount
+  decider.network.readout = LightNetwork.Readout(
+    weights: classes.map { _ in [Float](repeating: 0, count: features) },
+    bias: classes.map { $0 == color ? 10 : 0 })
+  reader.decider = decider
+  return reader
+}
+
+/// A grey image of 20x40 (800 pixels) with `lit` pixels of `color` in its top rows.
+private func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBImage {
+  var image = RGBImage(width: 20, height: 40)
+  for y in 0..<40 {
+    for x in 0..<20 { image[x, y] = y * 20 + x < lit ? color : (90, 90, 90) }
+  }
+  return image
+}
+
+@Suite struct NetworkFallbackTests {
+  let fallback = NetworkFallback(leastShare: 0.002)
+  let classifier = HSVClassifier(thresholds: Profile.default.thresholds)
+  let whole = PixelRegion(x: 0, y: 0, width: 20, height: 40)
+  let unknown = LightDecision(samples: [], counts: ColorCounts(), color: .unknown)
+
+  /// The network's colour stands only where at least `leastShare` of the region's pixels
+  /// are of it as the profile's thresholds class them (0.002 of 800 pixels: 1.6).
+  @Test func theNetworksColour_standsOnlyWhereTheRegionShowsIt() {
+    let green = readerNaming(.green)
+    func read(_ image: RGBImage, after first: LightDecision? = nil, by reader: Profile) -> LightDecision {
+      fallback.decide(after: first ?? unknown, box: whole, in: image, reader: reader, classifier: classifier)
+    }
+    let twoGreen = read(greyImage(with: 2, of: (0, 200, 0)), by: green)
+    #expect(twoGreen.color == .green)
+    #expect(twoGreen.decidedBy == LightNetworkDecider.decidedBy)
+    #expect(read(greyImage(with: 1, of: (0, 200, 0)), by: green).color == .unknown)
+    #expect(read(greyImage(with: 0, of: (0, 200, 0)), by: green).color == .unknown)
+    // Green pixels too dull for the thresholds' saturation floor are not green.
+    #expect(read(greyImage(with: 40, of: (80, 100, 80)), by: green).color == .unknown)
+    // Red pixels do not let the network name green, nor green ones red.
+    #expect(read(greyImage(with: 40, of: (220, 20, 20)), by: green).color == .unknown)
+    #expect(read(greyImage(with: 40, of: (0, 200, 0)), by: readerNaming(.red)).color == .unknown)
+    #expect(read(greyImage(with: 40, of: (220, 20, 20)), by: readerNaming(.red)).color == .red)
+    // A colour the first reading named stands; the network is not asked.
+    let red = LightDecision(samples: [], counts: ColorCounts(), color: .red)
+    #expect(read(greyImage(with: 40, of: (0, 200, 0)), after: red, by: green) == red)
+    // The network sure of no colour leaves the first reading's unknown.
+    #expect(read(greyImage(with: 40, of: (0, 200, 0)), by: readerNaming(.unknown)) == unknown)
+  }
+
+  /// The network fallback is profile data: `default` has one, it round-trips through JSON, and a
+  /// fallback that cannot read is refused with the reason.
+  @Test func fallback_isProfileData_andRefusedWhenItCannotRead() throws {
+    #expect(Profile.default.networkFallback == NetworkFallback(profile: "fitted", leastShare: 0.002))
+    let json = try JSONEncoder().encode(Profile.default)
+    #expect(try Profile.decode(json, path: "default.json") == Profile.default)
+    func reason(_ fallback: String, decider: String = "") -> String? {
+      let text =
+        #"{"thresholds":{"saturationFloor":0.5,"green":{"lower":140,"upper":220},"yellow":{"lower":5,"upper":60},"red":{"lower":340,"upper":5}},"networkFallback":\#(fallback)\#(decider)}"#
+      do {
+        _ = try Profile.decode(Data(text.utf8), path: "p.json")
+        return nil
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(reason(#"{"profile":"fitted","leastShare":0.01}"#) == nil)
+    #expect(reason(#"{"profile":"fitted","leastShar":0.01}"#)?.contains("networkFallback.leastShar") == true)
+    #expect(reason(#"{"profile":"default","leastShare":0.01}"#)?.contains("reads pixels") == true)
+    #expect(reason(#"{"profile":"seed","leastShare":0.01}"#)?.contains("reads pixels") == true)
+    #expect(reason(#"{"profile":"nosuch.json","leastShare":0.01}"#)?.contains("'nosuch.json'") == true)
+    #expect(reason(#"{"profile":"fitted","leastShare":1.5}"#)?.contains("leastShare") == true)
+    var network = Profile.fitted
+    network.networkFallback = NetworkFallback(leastShare: 0.01)
+    #expect(network.problem?.contains("reads points") == true)
+  }
+
+  /// In the pipeline: a crop the cascade reads as no colour is read by the network, and the
+  /// same light read as a box of a larger frame gets the same colour (the fallback reads the
+  /// region asked for, crop or box).
+  @Test(.enabled(if: TestPaths.sharedDatasets != nil, "needs ../shared/datasets"))
+  func aCropAndTheSameBoxInAFrame_fallBackAlike() throws {
+    var plain = Profile.default
+    plain.networkFallback = nil
+    let (withFallback, without) = (FramePipeline(profile: .default), FramePipeline(profile: plain))
+    let folder = TestPaths.sharedDatasets! + "/mit-crops/green"
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    var fellBack = 0
+    for name in names.prefix(400) {
+      let crop = try ImageDecoder().decode(
+        FileReader.readAll(folder + "/" + name, maxBytes: 1 << 24), name: name
+      )
+      .pixels
+      let alone = withFallback.classify(crop).decision
+      guard without.classify(crop).decision.color == .unknown else {
+        #expect(alone.color != .unknown, "\(name): the fallback unnamed a colour")
+        continue
+      }
+      guard alone.color != .unknown else { continue }
+      fellBack += 1
+      #expect(alone.decidedBy == LightNetworkDecider.decidedBy)
+      #expect(alone.color == .green, "\(name)")
+      var frame = RGBImage(width: crop.width + 60, height: crop.height + 40)
+      paste(crop, into: &frame, x: 30, y: 20)
+      let box = PixelRegion(x: 30, y: 20, width: crop.width, height: crop.height)
+      #expect(withFallback.classify(frame, region: box).decision == alone, "\(name)")
+    }
+    #expect(fellBack >= 2)
+  }
+}
