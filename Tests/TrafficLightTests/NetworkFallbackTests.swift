@@ -76,7 +76,10 @@ private func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBIma
       }
     }
     #expect(reason(#"{"profile":"fitted","leastShare":0.01}"#) == nil)
-    #expect(reason(#"{"profile":"fitted","leastShar":0.01}"#)?.contains("networkFallback.leastShar") == true)
+    #expect(reason(#"{"profile":"fitted","leastShar":0.01}"#)?.contains("missing key 'leastShare'") == true)
+    #expect(
+      reason(#"{"profile":"fitted","leastShare":0.01,"leastShar":0.01}"#)?.contains(
+        "unknown key 'networkFallback.leastShar'") == true)
     #expect(reason(#"{"profile":"default","leastShare":0.01}"#)?.contains("reads pixels") == true)
     #expect(reason(#"{"profile":"seed","leastShare":0.01}"#)?.contains("reads pixels") == true)
     #expect(reason(#"{"profile":"nosuch.json","leastShare":0.01}"#)?.contains("'nosuch.json'") == true)
