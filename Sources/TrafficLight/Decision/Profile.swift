@@ -64,7 +64,7 @@ public struct Profile: Sendable, Equatable, Codable {
   /// How a sequence's frames are smoothed over time (JSON `smoothing`; left out, the
   /// article's ten-frame vote).
   public var smoothing = Smoothing.vote
-  /// Where the decider names no colour, a second reading of the light's box
+  /// Where the decider names no colour, a second reading of the region read, by a network
   /// (`NetworkFallback`; JSON `networkFallback`). Nil, the default: none.
   public var networkFallback: NetworkFallback? = nil
 
@@ -98,7 +98,9 @@ public struct Profile: Sendable, Equatable, Codable {
   /// below the light's centre line elsewhere (`shade`); and a red point as dim beside a lit
   /// green lamp as an unlit lens does not veto green (`RedVetoesGreen.unlitRatio`, the
   /// finder's `unlitRatio`); and where no lit lamp placed the light, a region as busy as
-  /// foliage or rendered terrain names no colour (`maximumBusyness`). A sequence is smoothed
+  /// foliage or rendered terrain names no colour (`maximumBusyness`); where the rules name no
+  /// colour, `fitted`'s network reads the region, its colour standing where the region shows
+  /// it (`networkFallback`). A sequence is smoothed
   /// by the most likely states of the light over the whole recording (`Smoothing.Kind.offline`).
   /// It reads vertical lights: its locator looks for vertical heads only (`oriented(_:)`
   /// turns it), with the finder's own defaults (`LampFinder()`).
