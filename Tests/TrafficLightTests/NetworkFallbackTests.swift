@@ -31,7 +31,6 @@ private func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBIma
 @Suite struct NetworkFallbackTests {
   let fallback = NetworkFallback(leastShare: 0.002)
   let classifier = HSVClassifier(thresholds: Profile.default.thresholds)
-  let whole = PixelRegion(x: 0, y: 0, width: 20, height: 40)
   let unknown = LightDecision(samples: [], counts: ColorCounts(), color: .unknown)
 
   /// The network's colour stands only where at least `leastShare` of the region's pixels
@@ -39,7 +38,7 @@ private func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBIma
   @Test func theNetworksColour_standsOnlyWhereTheRegionShowsIt() {
     let green = readerNaming(.green)
     func read(_ image: RGBImage, after first: LightDecision? = nil, by reader: Profile) -> LightDecision {
-      fallback.decide(after: first ?? unknown, box: whole, in: image, reader: reader, classifier: classifier)
+      fallback.decide(after: first ?? unknown, region: image, reader: reader, classifier: classifier)
     }
     let twoGreen = read(greyImage(with: 2, of: (0, 200, 0)), by: green)
     #expect(twoGreen.color == .green)

@@ -42,19 +42,21 @@ public struct NetworkFallback: Sendable, Equatable, Codable {
     return nil
   }
 
-  /// `decision` where it names a colour; else `reader`'s decision of the light in `box` of
-  /// `image`, where at least `leastShare` of the box's pixels are of the colour it names
-  /// as `classifier` classes them; else `decision`.
+  /// `decision` where it names a colour; else `reader`'s decision of `region` (the pixels
+  /// read, whole), where at least `leastShare` of its pixels are of the colour it names as
+  /// `classifier` classes them; else `decision`.
   func decide(
-    after decision: LightDecision, box: PixelRegion, in image: RGBImage, reader: Profile,
-    classifier: HSVClassifier
+    after decision: LightDecision, region: RGBImage, reader: Profile, classifier: HSVClassifier
   ) -> LightDecision {
-    guard decision.color == .unknown, box.width > 0, box.height > 0 else { return decision }
-    let second = reader.decide(pixelsOf: box, in: image)
+    guard decision.color == .unknown, region.width > 0, region.height > 0 else { return decision }
+    let whole = PixelRegion(x: 0, y: 0, width: region.width, height: region.height)
+    let second = reader.decide(pixelsOf: whole, in: region)
     guard second.color != .unknown else { return decision }
     let wanted = PixelClass(second.color)
-    let shown = classifier.classify(image.cropped(to: box)).classes.lazy.filter { $0 == wanted }.count
-    guard shown > 0, Double(shown) >= leastShare * Double(box.width * box.height) else { return decision }
+    let shown = classifier.classify(region).classes.lazy.filter { $0 == wanted }.count
+    guard shown > 0, Double(shown) >= leastShare * Double(region.width * region.height) else {
+      return decision
+    }
     return second
   }
 }

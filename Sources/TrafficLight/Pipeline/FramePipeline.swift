@@ -127,8 +127,7 @@ public struct FramePipeline: Sendable {
     else {
       return decision
     }
-    let whole = PixelRegion(x: 0, y: 0, width: pixels.width, height: pixels.height)
-    return fallback.decide(after: decision, box: whole, in: pixels, reader: reader, classifier: classifier)
+    return fallback.decide(after: decision, region: pixels, reader: reader, classifier: classifier)
   }
 
   /// The light the profile's locator places in `region` of `image` (clipped to the image;
