@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Measures the cascade and the light network (`fitted`'s) read together, each folder of crops
 read by models fitted to the other three: `default`'s reading (the cascade, and where it names
-no colour its fallback to the network, NetworkFallback) held out, beside the other ways of
-putting the two together (CALIBRATION.md, "`default`'s network fallback").
+no colour or is unsure the network's reading, NetworkFallback) held out, beside the other ways
+of putting the two together (CALIBRATION.md, "`default`'s network fallback").
 
     scripts/train_light_network.py ../shared /tmp/unused.json --folds --no-final --dump /tmp/net.json
     scripts/fusion_check.py .build/release/traffic-light ../shared /tmp/net.json [--least-share S]
+                            [--reads-below B]
 
 The network's side is the dump of `train_light_network.py --folds`: each crop's class
 probabilities from a network trained with its folder left out. The cascade's side is made
@@ -15,9 +16,11 @@ then `classify --format jsonl` of the left-out folder with that profile, its fal
 its lit crops read as their colour, red lights read green, and dark lights read `unknown`, for
 the cascade alone, the network alone (its own red veto and 0.5 floor, as `LightNetworkDecider`
 with `fitted`'s `minimumConfidence`), the cascade with the network's answer where the cascade
-names no colour, the reverse, and `default`'s way: the cascade, else the network's colour where
-at least S of the crop's pixels (default.json's `leastShare` unless given) are of it under the
-fold's thresholds (the classifier's rules, mirrored here on the unblurred crop).
+names no colour, the reverse, and `default`'s way: the cascade where it names a colour at least
+B sure (default.json's `readsBelow` unless given), else the network's other colour where at
+least S of the crop's pixels (default.json's `leastShare` unless given) are of it under the
+fold's thresholds (the classifier's rules, mirrored here on the unblurred crop; `unknown` where
+the network's green meets the cascade's red), else the cascade's.
 
 Needs: pip install numpy pillow
 """
@@ -39,8 +42,8 @@ DEFAULT = "Sources/TrafficLight/Profiles/default.json"
 
 
 def cascade_readings(tool, shared, left, work):
-    """Each crop of folder `left` read by a cascade fitted to the other folders: path -> colour,
-    and the fitted profile's thresholds."""
+    """Each crop of folder `left` read by a cascade fitted to the other folders: path ->
+    (colour, confidence), and the fitted profile's thresholds."""
     crops = lambda name: os.path.abspath(os.path.join(shared, "datasets", f"{name}-crops"))
     profile = os.path.join(work, f"{left}.json")
     others = [crops(name) for name in FOLDERS if name != left]
@@ -57,7 +60,7 @@ def cascade_readings(tool, shared, left, work):
     readings = {}
     for line in lines:
         row = json.loads(line)
-        readings[os.path.abspath(row["path"])] = row.get("color", "unknown")
+        readings[os.path.abspath(row["path"])] = (row.get("color", "unknown"), row.get("confidence", 0))
     return readings, fitted["thresholds"]
 
 
@@ -84,14 +87,18 @@ def pixel_classes(path, thresholds):
     return classes
 
 
-def fallback_reading(path, cascade, network, thresholds, least_share):
-    """`default`'s reading with its fallback (NetworkFallback): the cascade's colour, or where
-    it names none the network's, where at least `least_share` of the crop's pixels are of it."""
-    if cascade != "unknown" or network == "unknown":
+def fallback_reading(path, cascade, confidence, network, thresholds, least_share, reads_below):
+    """`default`'s reading with its fallback (NetworkFallback): the cascade's colour where it
+    names one at least `reads_below` sure; else the network's other colour where at least
+    `least_share` of the crop's pixels are of it (`unknown` where that is green against the
+    cascade's red); else the cascade's."""
+    if (cascade != "unknown" and confidence >= reads_below) or network in ("unknown", cascade):
         return cascade
     classes = pixel_classes(path, thresholds)
     shown = np.count_nonzero(classes == network)
-    return network if shown > 0 and shown >= least_share * classes.size else cascade
+    if shown == 0 or shown < least_share * classes.size:
+        return cascade
+    return "unknown" if network == "green" and cascade == "red" else network
 
 
 RULES = {
@@ -108,25 +115,27 @@ def main():
     parser.add_argument("shared", help="the shared data folder (../shared)")
     parser.add_argument("network", help="train_light_network.py --folds --dump's file")
     parser.add_argument("--least-share", type=float, help="the fallback's leastShare (default: default.json's)")
+    parser.add_argument("--reads-below", type=float, help="the fallback's readsBelow (default: default.json's)")
     args = parser.parse_args()
     with open(args.network) as f:
         network = json.load(f)
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", DEFAULT)) as f:
-        least_share = json.load(f)["networkFallback"]["leastShare"]
-    if args.least_share is not None:
-        least_share = args.least_share
+        fallback = json.load(f)["networkFallback"]
+    least_share = fallback["leastShare"] if args.least_share is None else args.least_share
+    reads_below = fallback.get("readsBelow", 0) if args.reads_below is None else args.reads_below
     print(f"{'folder left out':16} {'reading':24} {'lit right':>18} {'red read green':>15} {'dark unknown':>13}")
     with tempfile.TemporaryDirectory() as work:
         for left in FOLDERS:
             cascade, thresholds = cascade_readings(args.tool, args.shared, left, work)
             rules = dict(RULES)
-            rules["cascade, else network shown"] = lambda c, n, path: fallback_reading(path, c, n, thresholds, least_share)
+            rules["default (network shown)"] = lambda c, n, path: fallback_reading(
+                path, c, cascade[path][1], n, thresholds, least_share, reads_below)
             missing = [path for path in cascade if path not in network]
             if missing:
                 sys.exit(f"{missing[0]}: not in {args.network} (dumped from another shared folder?)")
             for name, rule in rules.items():
                 answers = [
-                    (rule(cascade[path], network_reading(np.array(network[path]["p"])), path), network[path]["state"])
+                    (rule(cascade[path][0], network_reading(np.array(network[path]["p"])), path), network[path]["state"])
                     for path in cascade
                 ]
                 lit = [(a, s) for a, s in answers if s != "unknown"]

@@ -58,10 +58,50 @@ private func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBIma
     #expect(read(greyImage(with: 40, of: (0, 200, 0)), by: readerNaming(.unknown)) == unknown)
   }
 
+  /// With `readsBelow`, the network also reads where the first reading names a colour less
+  /// sure than that: its other colour, shown in the region, stands in place of the first's;
+  /// green against a first red is `unknown`; a reading that sure or surer is not asked.
+  @Test func anUnsureReading_givesWayToTheNetworksColourShown() {
+    let fallback = NetworkFallback(leastShare: 0.002, readsBelow: 0.7)
+    func first(_ color: SignalColor, _ confidence: Double) -> LightDecision {
+      LightDecision(
+        samples: [], counts: ColorCounts(), color: color, decidedBy: "faintLamp", confidence: confidence)
+    }
+    func read(_ decision: LightDecision, by reader: Profile, lit: Int = 40) -> LightDecision {
+      fallback.decide(
+        after: decision, region: greyImage(with: lit, of: (0, 200, 0)), reader: reader, classifier: classifier
+      )
+    }
+    let green = readerNaming(.green)
+    let replaced = read(first(.yellow, 0.5), by: green)
+    #expect(replaced.color == .green)
+    #expect(replaced.decidedBy == LightNetworkDecider.decidedBy)
+    // As sure as `readsBelow`, or surer: the first reading stands.
+    #expect(read(first(.yellow, 0.7), by: green) == first(.yellow, 0.7))
+    #expect(read(first(.yellow, 0.95), by: green) == first(.yellow, 0.95))
+    // Not shown in the region, or the same colour, or no colour: the first reading stands.
+    #expect(read(first(.yellow, 0.5), by: green, lit: 1) == first(.yellow, 0.5))
+    #expect(read(first(.green, 0.5), by: green) == first(.green, 0.5))
+    #expect(read(first(.yellow, 0.5), by: readerNaming(.unknown)) == first(.yellow, 0.5))
+    // Green against red: neither.
+    let vetoed = read(first(.red, 0.5), by: green)
+    #expect(vetoed.color == .unknown)
+    #expect(vetoed.decidedBy == LightNetworkDecider.vetoedByRed)
+    #expect(vetoed.whyUnknown == "red evidence beside green")
+    // Without `readsBelow` (0), only a reading that names no colour is read again.
+    let onlyUnknown = NetworkFallback(leastShare: 0.002)
+    #expect(
+      onlyUnknown.decide(
+        after: first(.yellow, 0.1), region: greyImage(with: 40, of: (0, 200, 0)), reader: green,
+        classifier: classifier) == first(.yellow, 0.1))
+  }
+
   /// The network fallback is profile data: `default` has one, it round-trips through JSON, and a
   /// fallback that cannot read is refused with the reason.
   @Test func fallback_isProfileData_andRefusedWhenItCannotRead() throws {
-    #expect(Profile.default.networkFallback == NetworkFallback(profile: "fitted", leastShare: 0.002))
+    #expect(
+      Profile.default.networkFallback
+        == NetworkFallback(profile: "fitted", leastShare: 0.002, readsBelow: 0.7))
     let json = try JSONEncoder().encode(Profile.default)
     #expect(try Profile.decode(json, path: "default.json") == Profile.default)
     func reason(_ fallback: String, decider: String = "") -> String? {
@@ -83,41 +123,66 @@ private func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBIma
     #expect(reason(#"{"profile":"seed","leastShare":0.01}"#)?.contains("reads pixels") == true)
     #expect(reason(#"{"profile":"nosuch.json","leastShare":0.01}"#)?.contains("'nosuch.json'") == true)
     #expect(reason(#"{"profile":"fitted","leastShare":1.5}"#)?.contains("leastShare") == true)
+    #expect(reason(#"{"profile":"fitted","leastShare":0.01,"readsBelow":0.5}"#) == nil)
+    #expect(
+      reason(#"{"profile":"fitted","leastShare":0.01,"readsBelow":1.5}"#)?.contains("readsBelow") == true)
+    #expect(
+      reason(#"{"profile":"fitted","leastShare":0.01,"readsBelow":-0.1}"#)?.contains("readsBelow") == true)
+    let leftOut = try JSONDecoder().decode(
+      NetworkFallback.self, from: Data(#"{"profile":"fitted","leastShare":0.01}"#.utf8))
+    #expect(leftOut.readsBelow == 0)
     var network = Profile.fitted
     network.networkFallback = NetworkFallback(leastShare: 0.01)
     #expect(network.problem?.contains("reads points") == true)
   }
 
-  /// In the pipeline: a crop the cascade reads as no colour is read by the network, and the
-  /// same light read as a box of a larger frame gets the same colour (the fallback reads the
-  /// region asked for, crop or box).
+  /// In the pipeline: a crop the cascade reads as no colour, or unsure, is read by the network,
+  /// and the same light read as a box of a larger frame gets the same colour (the fallback
+  /// reads the region asked for, crop or box). What the network changes is the crop's own
+  /// colour (`fitted` was trained on these folders), or `unknown` where it is green against
+  /// the cascade's red.
   @Test(.enabled(if: TestPaths.sharedDatasets != nil, "needs ../shared/datasets"))
   func aCropAndTheSameBoxInAFrame_fallBackAlike() throws {
     var plain = Profile.default
     plain.networkFallback = nil
+    let readsBelow = try #require(Profile.default.networkFallback).readsBelow
     let (withFallback, without) = (FramePipeline(profile: .default), FramePipeline(profile: plain))
-    let folder = TestPaths.sharedDatasets! + "/mit-crops/green"
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-    var fellBack = 0
-    for name in names.prefix(400) {
-      let crop = try ImageDecoder().decode(
-        FileReader.readAll(folder + "/" + name, maxBytes: 1 << 24), name: name
-      )
-      .pixels
+    var (fellBack, unsure) = (0, 0)
+    func readAlike(_ name: String, color: SignalColor) throws {
+      let crop = try ImageDecoder().decode(FileReader.readAll(name, maxBytes: 1 << 24), name: name)
+        .pixels
       let alone = withFallback.classify(crop).decision
-      guard without.classify(crop).decision.color == .unknown else {
-        #expect(alone.color != .unknown, "\(name): the fallback unnamed a colour")
-        continue
+      let first = without.classify(crop).decision
+      guard first.color == .unknown || first.confidence < readsBelow else {
+        #expect(alone == first, "\(name): the fallback changed a reading it was not to read again")
+        return
       }
-      guard alone.color != .unknown else { continue }
+      guard alone != first else { return }
       fellBack += 1
-      #expect(alone.decidedBy == LightNetworkDecider.decidedBy)
-      #expect(alone.color == .green, "\(name)")
+      if first.color != .unknown { unsure += 1 }
+      if first.color == .red {
+        #expect(alone.color == .unknown && alone.decidedBy == LightNetworkDecider.vetoedByRed, "\(name)")
+      } else {
+        #expect(alone.decidedBy == LightNetworkDecider.decidedBy)
+        #expect(alone.color == color, "\(name)")
+      }
       var frame = RGBImage(width: crop.width + 60, height: crop.height + 40)
       paste(crop, into: &frame, x: 30, y: 20)
       let box = PixelRegion(x: 30, y: 20, width: crop.width, height: crop.height)
       #expect(withFallback.classify(frame, region: box).decision == alone, "\(name)")
     }
+    let folders: [(String, SignalColor, Int)] = [
+      ("mit-crops/green", .green, 400), ("cinta-crops/red", .red, 200), ("cinta-crops/yellow", .yellow, 200),
+      ("cinta-crops/green", .green, 200),
+    ]
+    for (name, color, count) in folders {
+      let folder = TestPaths.sharedDatasets! + "/" + name
+      let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+      for name in names.prefix(count) {
+        try readAlike(folder + "/" + name, color: color)
+      }
+    }
     #expect(fellBack >= 2)
+    #expect(unsure >= 1)
   }
 }

@@ -1,26 +1,45 @@
 import TrafficLightKernels
 
-/// A second reading of a light where a profile that reads points names no colour: a
-/// built-in profile that reads pixels (`fitted`, the light network) reads the region read
-/// (a crop, a box), and its colour stands only where the region shows pixels of that
-/// colour, as the first profile's thresholds class them, unblurred: at least `leastShare`
-/// of its pixels.
+/// A second reading of a light where a profile that reads points names no colour, or names
+/// one less than `readsBelow` sure: a built-in profile that reads pixels (`fitted`, the light
+/// network) reads the region read (a crop, a box), and its colour stands in place of the
+/// first reading's only where the region shows pixels of that colour, as the first profile's
+/// thresholds class them, unblurred: at least `leastShare` of its pixels. Where the first
+/// reading names red and the network green, the answer is `unknown`: a light the two see as
+/// red and green is not one to trust.
 ///
 /// The network reads a light by its shape and the lit lamp's place as well as its colour;
 /// on a camera it was not trained on, that reads some red lights green (a right-hand red
 /// lamp, a pink one). The cascade's own hue ranges keep it to colours the light shows.
 ///
-/// JSON (a profile's `networkFallback`): `{"profile": "fitted", "leastShare": 0.002}`.
+/// JSON (a profile's `networkFallback`): `{"profile": "fitted", "leastShare": 0.002,
+/// "readsBelow": 0.7}`; `readsBelow` left out is 0 (the network reads only where the first
+/// reading names no colour).
 public struct NetworkFallback: Sendable, Equatable, Codable {
   /// The built-in profile that reads the region: `fitted`, the one whose decider reads pixels.
   public var profile: String
   /// The least share of the region's pixels, 0 to 1, of the colour the fallback names.
   public var leastShare: Double
+  /// The network reads where the first reading names a colour less sure than this, 0 to 1
+  /// (`LightDecision.confidence`), as well as where it names none.
+  public var readsBelow: Double
 
-  /// A fallback to the built-in profile named `profile`, held to `leastShare`.
-  public init(profile: String = "fitted", leastShare: Double) {
+  /// A fallback to the built-in profile named `profile`, held to `leastShare`, reading where
+  /// the first reading is less than `readsBelow` sure.
+  public init(profile: String = "fitted", leastShare: Double, readsBelow: Double = 0) {
     self.profile = profile
     self.leastShare = leastShare
+    self.readsBelow = readsBelow
+  }
+
+  private enum CodingKeys: String, CodingKey { case profile, leastShare, readsBelow }
+
+  /// Decodes the JSON form; `readsBelow` left out is 0.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    profile = try container.decode(String.self, forKey: .profile)
+    leastShare = try container.decode(Double.self, forKey: .leastShare)
+    readsBelow = try container.decodeIfPresent(Double.self, forKey: .readsBelow) ?? 0
   }
 
   /// The built-in profile named, when it reads pixels (`fitted`); nil otherwise. (Looked up
@@ -39,23 +58,34 @@ public struct NetworkFallback: Sendable, Equatable, Codable {
     guard leastShare >= 0 && leastShare <= 1 else {
       return "networkFallback leastShare must be between 0 and 1, not \(leastShare)"
     }
+    guard readsBelow >= 0 && readsBelow <= 1 else {
+      return "networkFallback readsBelow must be between 0 and 1, not \(readsBelow)"
+    }
     return nil
   }
 
-  /// `decision` where it names a colour; else `reader`'s decision of `region` (the pixels
-  /// read, whole), where at least `leastShare` of its pixels are of the colour it names as
-  /// `classifier` classes them; else `decision`.
+  /// `decision` where it names a colour at least `readsBelow` sure; else `reader`'s
+  /// decision of `region` (the pixels read, whole) where it names another colour and at
+  /// least `leastShare` of the region's pixels are of that colour as `classifier` classes
+  /// them (`unknown`, by `LightNetworkDecider.vetoedByRed`, where that colour is green and
+  /// `decision`'s red); else `decision`.
   func decide(
     after decision: LightDecision, region: RGBImage, reader: Profile, classifier: HSVClassifier
   ) -> LightDecision {
-    guard decision.color == .unknown, region.width > 0, region.height > 0 else { return decision }
+    guard decision.color == .unknown || decision.confidence < readsBelow, region.width > 0, region.height > 0
+    else { return decision }
     let whole = PixelRegion(x: 0, y: 0, width: region.width, height: region.height)
     let second = reader.decide(pixelsOf: whole, in: region)
-    guard second.color != .unknown else { return decision }
+    guard second.color != .unknown, second.color != decision.color else { return decision }
     let wanted = PixelClass(second.color)
     let shown = classifier.classify(region).classes.lazy.filter { $0 == wanted }.count
     guard shown > 0, Double(shown) >= leastShare * Double(region.width * region.height) else {
       return decision
+    }
+    guard !(second.color == .green && decision.color == .red) else {
+      return LightDecision(
+        samples: decision.samples, counts: decision.counts, color: .unknown,
+        decidedBy: LightNetworkDecider.vetoedByRed)
     }
     return second
   }
