@@ -64,8 +64,9 @@ public struct Profile: Sendable, Equatable, Codable {
   /// How a sequence's frames are smoothed over time (JSON `smoothing`; left out, the
   /// article's ten-frame vote).
   public var smoothing = Smoothing.vote
-  /// Where the decider names no colour, a second reading of the region read, by a network
-  /// (`NetworkFallback`; JSON `networkFallback`). Nil, the default: none.
+  /// Where the decider names no colour, or is unsure of the one it names, a second reading of
+  /// the region read, by a network (`NetworkFallback`; JSON `networkFallback`). Nil, the
+  /// default: none.
   public var networkFallback: NetworkFallback? = nil
 
   /// A profile of these parts; the defaults are the seed's.
@@ -99,8 +100,8 @@ public struct Profile: Sendable, Equatable, Codable {
   /// green lamp as an unlit lens does not veto green (`RedVetoesGreen.unlitRatio`, the
   /// finder's `unlitRatio`); and where no lit lamp placed the light, a region as busy as
   /// foliage or rendered terrain names no colour (`maximumBusyness`); where the rules name no
-  /// colour, `fitted`'s network reads the region, its colour standing where the region shows
-  /// it (`networkFallback`). A sequence is smoothed
+  /// colour, or one less than 0.7 sure, `fitted`'s network reads the region, its other colour
+  /// standing where the region shows it (`networkFallback`). A sequence is smoothed
   /// by the most likely states of the light over the whole recording (`Smoothing.Kind.offline`).
   /// It reads vertical lights: its locator looks for vertical heads only (`oriented(_:)`
   /// turns it), with the finder's own defaults (`LampFinder()`).
