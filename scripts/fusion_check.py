@@ -19,8 +19,8 @@ with `fitted`'s `minimumConfidence`), the cascade with the network's answer wher
 names no colour, the reverse, and `default`'s way: the cascade where it names a colour at least
 B sure (default.json's `readsBelow` unless given), else the network's other colour where at
 least S of the crop's pixels (default.json's `leastShare` unless given) are of it under the
-fold's thresholds (the classifier's rules, mirrored here on the unblurred crop; `unknown` where
-the network's green meets the cascade's red), else the cascade's.
+fold's thresholds (the classifier's rules, mirrored here on the unblurred crop; the network's
+green does not stand against the cascade's red evidence), else the cascade's.
 
 Needs: pip install numpy pillow
 """
@@ -43,7 +43,7 @@ DEFAULT = "Sources/TrafficLight/Profiles/default.json"
 
 def cascade_readings(tool, shared, left, work):
     """Each crop of folder `left` read by a cascade fitted to the other folders: path ->
-    (colour, confidence), and the fitted profile's thresholds."""
+    (colour, confidence, what decided it), and the fitted profile's thresholds."""
     crops = lambda name: os.path.abspath(os.path.join(shared, "datasets", f"{name}-crops"))
     profile = os.path.join(work, f"{left}.json")
     others = [crops(name) for name in FOLDERS if name != left]
@@ -60,7 +60,8 @@ def cascade_readings(tool, shared, left, work):
     readings = {}
     for line in lines:
         row = json.loads(line)
-        readings[os.path.abspath(row["path"])] = (row.get("color", "unknown"), row.get("confidence", 0))
+        readings[os.path.abspath(row["path"])] = (
+            row.get("color", "unknown"), row.get("confidence", 0), row.get("decidedBy", "vote"))
     return readings, fitted["thresholds"]
 
 
@@ -87,12 +88,18 @@ def pixel_classes(path, thresholds):
     return classes
 
 
-def fallback_reading(path, cascade, confidence, network, thresholds, least_share, reads_below):
+# What names `unknown` for red evidence beside green: the network's green does not undo it.
+RED_VETOES = ("redVetoesGreen", "litRedLamp")
+
+
+def fallback_reading(path, cascade, confidence, decided_by, network, thresholds, least_share, reads_below):
     """`default`'s reading with its fallback (NetworkFallback): the cascade's colour where it
     names one at least `reads_below` sure; else the network's other colour where at least
-    `least_share` of the crop's pixels are of it (`unknown` where that is green against the
-    cascade's red); else the cascade's."""
+    `least_share` of the crop's pixels are of it (green not where red evidence made the
+    cascade's `unknown`, and `unknown` against the cascade's red); else the cascade's."""
     if (cascade != "unknown" and confidence >= reads_below) or network in ("unknown", cascade):
+        return cascade
+    if network == "green" and decided_by in RED_VETOES:
         return cascade
     classes = pixel_classes(path, thresholds)
     shown = np.count_nonzero(classes == network)
@@ -129,7 +136,7 @@ def main():
             cascade, thresholds = cascade_readings(args.tool, args.shared, left, work)
             rules = dict(RULES)
             rules["default (network shown)"] = lambda c, n, path: fallback_reading(
-                path, c, cascade[path][1], n, thresholds, least_share, reads_below)
+                path, c, cascade[path][1], cascade[path][2], n, thresholds, least_share, reads_below)
             missing = [path for path in cascade if path not in network]
             if missing:
                 sys.exit(f"{missing[0]}: not in {args.network} (dumped from another shared folder?)")

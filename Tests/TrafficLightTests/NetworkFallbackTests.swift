@@ -60,7 +60,8 @@ private func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBIma
 
   /// With `readsBelow`, the network also reads where the first reading names a colour less
   /// sure than that: its other colour, shown in the region, stands in place of the first's;
-  /// green against a first red is `unknown`; a reading that sure or surer is not asked.
+  /// green against a first red is `unknown`, and green never undoes red evidence's `unknown`;
+  /// a reading that sure or surer is not asked.
   @Test func anUnsureReading_givesWayToTheNetworksColourShown() {
     let fallback = NetworkFallback(leastShare: 0.002, readsBelow: 0.7)
     func first(_ color: SignalColor, _ confidence: Double) -> LightDecision {
@@ -88,6 +89,15 @@ private func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBIma
     #expect(vetoed.color == .unknown)
     #expect(vetoed.decidedBy == LightNetworkDecider.vetoedByRed)
     #expect(vetoed.whyUnknown == "red evidence beside green")
+    // Nor does green undo an `unknown` that red evidence beside green made; red may.
+    for reason in [RedVetoesGreen.kind, LightDecision.litRedLamp] {
+      let redEvidence = LightDecision(samples: [], counts: ColorCounts(), color: .unknown, decidedBy: reason)
+      #expect(read(redEvidence, by: green) == redEvidence)
+      let red = fallback.decide(
+        after: redEvidence, region: greyImage(with: 40, of: (220, 20, 20)), reader: readerNaming(.red),
+        classifier: classifier)
+      #expect(red.color == .red)
+    }
     // Without `readsBelow` (0), only a reading that names no colour is read again.
     let onlyUnknown = NetworkFallback(leastShare: 0.002)
     #expect(

@@ -4,9 +4,10 @@ import TrafficLightKernels
 /// one less than `readsBelow` sure: a built-in profile that reads pixels (`fitted`, the light
 /// network) reads the region read (a crop, a box), and its colour stands in place of the
 /// first reading's only where the region shows pixels of that colour, as the first profile's
-/// thresholds class them, unblurred: at least `leastShare` of its pixels. Where the first
-/// reading names red and the network green, the answer is `unknown`: a light the two see as
-/// red and green is not one to trust.
+/// thresholds class them, unblurred: at least `leastShare` of its pixels. The network's green
+/// does not stand against the first reading's red evidence: where that reading names red the
+/// answer is `unknown` (a light the two see as red and green is not one to trust), and where
+/// red evidence made it `unknown` it stays so.
 ///
 /// The network reads a light by its shape and the lit lamp's place as well as its colour;
 /// on a camera it was not trained on, that reads some red lights green (a right-hand red
@@ -67,8 +68,9 @@ public struct NetworkFallback: Sendable, Equatable, Codable {
   /// `decision` where it names a colour at least `readsBelow` sure; else `reader`'s
   /// decision of `region` (the pixels read, whole) where it names another colour and at
   /// least `leastShare` of the region's pixels are of that colour as `classifier` classes
-  /// them (`unknown`, by `LightNetworkDecider.vetoedByRed`, where that colour is green and
-  /// `decision`'s red); else `decision`.
+  /// them; else `decision`. Green never stands against red evidence: where `decision` is
+  /// `unknown` for red beside green (`RedVetoesGreen`, `LightDecision.litRedLamp`) it stays,
+  /// and where it is red the answer is `unknown` (by `LightNetworkDecider.vetoedByRed`).
   func decide(
     after decision: LightDecision, region: RGBImage, reader: Profile, classifier: HSVClassifier
   ) -> LightDecision {
@@ -82,10 +84,17 @@ public struct NetworkFallback: Sendable, Equatable, Codable {
     guard shown > 0, Double(shown) >= leastShare * Double(region.width * region.height) else {
       return decision
     }
-    guard !(second.color == .green && decision.color == .red) else {
-      return LightDecision(
-        samples: decision.samples, counts: decision.counts, color: .unknown,
-        decidedBy: LightNetworkDecider.vetoedByRed)
+    if second.color == .green {
+      // Red evidence the first reading saw keeps green out: a green it turned `unknown` for
+      // red beside it stays so, and green against its red is `unknown`.
+      if decision.decidedBy == RedVetoesGreen.kind || decision.decidedBy == LightDecision.litRedLamp {
+        return decision
+      }
+      if decision.color == .red {
+        return LightDecision(
+          samples: decision.samples, counts: decision.counts, color: .unknown,
+          decidedBy: LightNetworkDecider.vetoedByRed)
+      }
     }
     return second
   }
