@@ -91,6 +91,7 @@ import TrafficLightKernels
     #expect(plain.decide(samples, on: grid).color == .green)
     let vetoed = vetoing.decide(samples, on: grid)
     #expect(vetoed.color == .unknown && vetoed.decidedBy == "redVetoesGreen" && vetoed.confidence == 0)
+    #expect(vetoed.whyUnknown == "red points beside green")
     let onlyGreen = grid.sample(
       width: 1, height: 10,
       probe: Self.column([.none, .none, .none, .none, .none, .none, .green, .green, .green]))

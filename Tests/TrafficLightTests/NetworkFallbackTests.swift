@@ -7,7 +7,7 @@ import TrafficLightTestSupport
 
 /// `fitted` with a readout that names `color` whatever the light (every weight 0, the class's
 /// bias far above the others').
-private func readerNaming(_ color: SignalColor) -> Profile {
+func readerNaming(_ color: SignalColor) -> Profile {
   var reader = Profile.fitted
   var decider = reader.decider as! LightNetworkDecider
   let classes = decider.network.classes
@@ -20,7 +20,7 @@ private func readerNaming(_ color: SignalColor) -> Profile {
 }
 
 /// A grey image of 20x40 (800 pixels) with `lit` pixels of `color` in its top rows.
-private func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBImage {
+func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBImage {
   var image = RGBImage(width: 20, height: 40)
   for y in 0..<40 {
     for x in 0..<20 { image[x, y] = y * 20 + x < lit ? color : (90, 90, 90) }

@@ -45,16 +45,14 @@ public struct LightDecision: Sendable, Equatable {
   }
 
   /// `decidedBy` when green was named in a light placed from a lit red lamp, and the answer
-  /// is `unknown` (SPEC section 6: red and green evidence together never answer green).
-  public static let litRedLamp = "litRedLamp"
+  /// is `unknown` (`RedEvidence.litRedLamp`).
+  public static let litRedLamp = RedEvidence.litRedLamp.decidedBy
 
   /// This decision, or `unknown` when it names green and the light was placed from a lit
   /// lamp of colour `lamp` that is red: the lamp the locator saw is red evidence the points
-  /// may have missed (a blown-out or pink lamp), and a red light read green is the one
-  /// mistake that must not happen.
+  /// may have missed (a blown-out or pink lamp; `RedEvidence.litRedLamp`).
   public func besideLitLamp(_ lamp: SignalColor?) -> LightDecision {
-    guard color == .green, lamp == .red else { return self }
-    return LightDecision(samples: samples, counts: counts, color: .unknown, decidedBy: Self.litRedLamp)
+    lamp == .red ? RedEvidence.litRedLamp.veto(self) : self
   }
 
   /// `decidedBy` when a colour was named in a region too busy to be a light's, with no lit
@@ -76,10 +74,9 @@ public struct LightDecision: Sendable, Equatable {
   /// region too busy to be a light's, or the network sure of no colour.
   public var whyUnknown: String? {
     guard color == .unknown else { return nil }
+    if let evidence = RedEvidence(behind: self) { return evidence.reason }
     switch decidedBy {
     case Self.lowConfidence: return "low confidence"
-    case Self.litRedLamp: return "green points beside a lit red lamp"
-    case LightNetworkDecider.vetoedByRed: return "red evidence beside green"
     case Self.busyRegion: return "busy region"
     case LightNetworkDecider.decidedBy: return "no colour likely enough"
     case Self.vote:

@@ -68,9 +68,9 @@ public struct NetworkFallback: Sendable, Equatable, Codable {
   /// `decision` where it names a colour at least `readsBelow` sure; else `reader`'s
   /// decision of `region` (the pixels read, whole) where it names another colour and at
   /// least `leastShare` of the region's pixels are of that colour as `classifier` classes
-  /// them; else `decision`. Green never stands against red evidence: where `decision` is
-  /// `unknown` for red beside green (`RedVetoesGreen`, `LightDecision.litRedLamp`) it stays,
-  /// and where it is red the answer is `unknown` (by `LightNetworkDecider.vetoedByRed`).
+  /// them; else `decision`. Green never stands against red evidence (`RedEvidence`): where
+  /// red evidence made `decision` `unknown` it stays so, and where `decision` is red the
+  /// answer is `unknown` (`RedEvidence.anotherReading`, `decision`'s points kept).
   func decide(
     after decision: LightDecision, region: RGBImage, reader: Profile, classifier: HSVClassifier
   ) -> LightDecision {
@@ -79,23 +79,18 @@ public struct NetworkFallback: Sendable, Equatable, Codable {
     let whole = PixelRegion(x: 0, y: 0, width: region.width, height: region.height)
     let second = reader.decide(pixelsOf: whole, in: region)
     guard second.color != .unknown, second.color != decision.color else { return decision }
+    // An `unknown` red evidence made stays, whatever the region shows.
+    if RedEvidence(behind: decision) != nil, RedEvidence.vetoes(second.color) { return decision }
     let wanted = PixelClass(second.color)
     let shown = classifier.classify(region).classes.lazy.filter { $0 == wanted }.count
     guard shown > 0, Double(shown) >= leastShare * Double(region.width * region.height) else {
       return decision
     }
-    if second.color == .green {
-      // Red evidence the first reading saw keeps green out: a green it turned `unknown` for
-      // red beside it stays so, and green against its red is `unknown`.
-      if decision.decidedBy == RedVetoesGreen.kind || decision.decidedBy == LightDecision.litRedLamp {
-        return decision
-      }
-      if decision.color == .red {
-        return LightDecision(
-          samples: decision.samples, counts: decision.counts, color: .unknown,
-          decidedBy: LightNetworkDecider.vetoedByRed)
-      }
-    }
-    return second
+    guard decision.color == .red, RedEvidence.vetoes(second.color) else { return second }
+    // The first reading's red is evidence against the second's green.
+    return RedEvidence.anotherReading.veto(
+      LightDecision(
+        samples: decision.samples, counts: decision.counts, color: second.color, decidedBy: second.decidedBy,
+        confidence: second.confidence))
   }
 }

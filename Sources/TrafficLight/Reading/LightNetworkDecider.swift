@@ -13,8 +13,9 @@ public struct LightNetworkDecider: LightDecider {
 
   /// `decidedBy` when the network named the answer.
   public static let decidedBy = "network"
-  /// `decidedBy` when green was most probable but red too probable to answer it.
-  public static let vetoedByRed = "redEvidence"
+  /// `decidedBy` when green was most probable but red too probable to answer it
+  /// (`RedEvidence.anotherReading`).
+  public static let vetoedByRed = RedEvidence.anotherReading.decidedBy
 
   /// The network.
   public var network: LightNetwork
@@ -41,12 +42,10 @@ public struct LightNetworkDecider: LightDecider {
     let best = probabilities.indices.max { probabilities[$0] < probabilities[$1] } ?? 0
     let color = network.classes.indices.contains(best) ? network.classes[best] : .unknown
     let red = network.classes.firstIndex(of: .red).map { probabilities[$0] } ?? 0
-    if color == .green && red >= redVeto {
-      return LightDecision(samples: [], counts: ColorCounts(), color: .unknown, decidedBy: Self.vetoedByRed)
-    }
-    return LightDecision(
+    let decision = LightDecision(
       samples: [], counts: ColorCounts(), color: color, decidedBy: Self.decidedBy,
       confidence: color == .unknown ? 0 : probabilities[best])
+    return red >= redVeto ? RedEvidence.anotherReading.veto(decision) : decision
   }
 
   /// The network's features of the light in `region` of `image` (of its thumbnail); nil

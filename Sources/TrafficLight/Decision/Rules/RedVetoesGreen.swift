@@ -16,7 +16,7 @@ import TrafficLightKernels
 /// point is in green's place, still vetoes.
 public struct RedVetoesGreen: CascadeRule, Hashable {
   /// The rule's kind in profile JSON.
-  public static let kind = "redVetoesGreen"
+  public static let kind = RedEvidence.redPoints.decidedBy
 
   /// The largest share of the brightest green point in green's place (by value) a red point
   /// may have and still be taken for an unlit lens; nil: every red point vetoes.
@@ -28,11 +28,11 @@ public struct RedVetoesGreen: CascadeRule, Hashable {
   }
 
   /// `unknown` in place of green when a red point is evidence of a red lamp (see the type's
-  /// comment); nil otherwise.
+  /// comment; `RedEvidence.redPoints`); nil otherwise.
   ///
   /// Complexity: O(samples).
   public func revise(_ current: SignalColor, _ context: CascadeContext) -> CascadeRevision? {
-    guard current == .green else { return nil }
+    guard RedEvidence.vetoes(current) else { return nil }
     // Red points darker than this are unlit lenses (none, where no green lamp is seen).
     var unlitBelow = 0
     if let unlitRatio {
@@ -44,7 +44,7 @@ public struct RedVetoesGreen: CascadeRule, Hashable {
     guard context.samples.contains(where: { $0.pixelClass == .red && Int($0.value) >= unlitBelow }) else {
       return nil
     }
-    return CascadeRevision(.unknown, confidence: 0)
+    return RedEvidence.redPoints.revision(of: current)
   }
 
   /// What is wrong with the values, if anything.
