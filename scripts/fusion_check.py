@@ -88,8 +88,8 @@ def pixel_classes(path, thresholds):
     return classes
 
 
-# What names `unknown` for red evidence beside green: the network's green does not undo it.
-RED_VETOES = ("redVetoesGreen", "litRedLamp")
+# What names `unknown` for red evidence beside green (RedEvidence): the network's green does not undo it.
+RED_VETOES = ("redVetoesGreen", "litRedLamp", "redEvidence")
 
 
 def fallback_reading(path, cascade, confidence, decided_by, network, thresholds, least_share, reads_below):

@@ -106,6 +106,64 @@ func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBImage {
         classifier: classifier) == first(.yellow, 0.1))
   }
 
+  /// The fallback classifies the region first and has the network read it only where some
+  /// colour could stand; its answers are those of the plain order: the network's reading,
+  /// then the region's share of its colour, then red evidence.
+  @Test func classifyingFirst_answersAsThePlainOrder() {
+    let fallback = NetworkFallback(leastShare: 0.002, readsBelow: 0.7)
+    func plain(_ decision: LightDecision, _ region: RGBImage, _ reader: Profile) -> LightDecision {
+      guard decision.color == .unknown || decision.confidence < 0.7 else { return decision }
+      let second = reader.decide(
+        pixelsOf: PixelRegion(x: 0, y: 0, width: region.width, height: region.height), in: region)
+      guard second.color != .unknown, second.color != decision.color else { return decision }
+      if second.color == .green && RedEvidence(behind: decision) != nil { return decision }
+      let shown = classifier.classify(region).classes.filter { $0 == PixelClass(second.color) }.count
+      guard shown > 0, Double(shown) >= 0.002 * Double(region.width * region.height) else { return decision }
+      guard decision.color == .red, second.color == .green else { return second }
+      return LightDecision(
+        samples: decision.samples, counts: decision.counts, color: .unknown,
+        decidedBy: RedEvidence.anotherReading.decidedBy)
+    }
+    /// 20x40 grey with `red`, `yellow` and `green` pixels in turn from the top.
+    func region(red: Int, yellow: Int, green: Int) -> RGBImage {
+      var image = greyImage(with: 0, of: (0, 0, 0))
+      let colours: [(UInt8, UInt8, UInt8)] =
+        Array(repeating: (220, 20, 20), count: red) + Array(repeating: (230, 200, 0), count: yellow)
+        + Array(repeating: (0, 200, 0), count: green)
+      for (i, colour) in colours.enumerated() { image[i % 20, i / 20] = colour }
+      return image
+    }
+    let regions = [
+      region(red: 0, yellow: 0, green: 0), region(red: 40, yellow: 0, green: 0),
+      region(red: 0, yellow: 1, green: 0), region(red: 0, yellow: 40, green: 0),
+      region(red: 0, yellow: 0, green: 2), region(red: 20, yellow: 0, green: 20),
+      region(red: 10, yellow: 10, green: 10),
+    ]
+    let counts = ColorCounts(red: 2, yellow: 0, green: 5)
+    let firsts =
+      [
+        LightDecision(samples: [], counts: counts, color: .unknown),
+        RedEvidence.redPoints.veto(LightDecision(samples: [], counts: counts, color: .green)),
+        RedEvidence.litRedLamp.veto(LightDecision(samples: [], counts: counts, color: .green)),
+        RedEvidence.anotherReading.veto(LightDecision(samples: [], counts: counts, color: .green)),
+        LightDecision(samples: [], counts: counts, color: .unknown, decidedBy: LightDecision.lowConfidence),
+      ]
+      + [SignalColor.red, .yellow, .green].flatMap { color in
+        [0.5, 0.9].map { LightDecision(samples: [], counts: counts, color: color, confidence: $0) }
+      }
+    var replaced = 0
+    for reader in SignalColor.allCases.map(readerNaming) {
+      for first in firsts {
+        for image in regions {
+          let answer = fallback.decide(after: first, region: image, reader: reader, classifier: classifier)
+          #expect(answer == plain(first, image, reader), "\(first.color) \(first.decidedBy)")
+          if answer != first { replaced += 1 }
+        }
+      }
+    }
+    #expect(replaced > 10, "the cases reach the network's colour standing")
+  }
+
   /// The network fallback is profile data: `default` has one, it round-trips through JSON, and a
   /// fallback that cannot read is refused with the reason.
   @Test func fallback_isProfileData_andRefusedWhenItCannotRead() throws {

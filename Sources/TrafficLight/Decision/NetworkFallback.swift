@@ -71,21 +71,29 @@ public struct NetworkFallback: Sendable, Equatable, Codable {
   /// them; else `decision`. Green never stands against red evidence (`RedEvidence`): where
   /// red evidence made `decision` `unknown` it stays so, and where `decision` is red the
   /// answer is `unknown` (`RedEvidence.anotherReading`, `decision`'s points kept).
+  ///
+  /// The region is classified first, and `reader` reads it only where some colour could
+  /// stand: a region that shows no other colour costs no network reading.
   func decide(
     after decision: LightDecision, region: RGBImage, reader: Profile, classifier: HSVClassifier
   ) -> LightDecision {
     guard decision.color == .unknown || decision.confidence < readsBelow, region.width > 0, region.height > 0
     else { return decision }
+    // The colours that could stand in place of `decision`'s: others the region shows enough
+    // of, less green where red evidence made `decision` `unknown`.
+    var pixels = [0, 0, 0, 0]
+    for pixelClass in classifier.classify(region).classes { pixels[Int(pixelClass.rawValue)] += 1 }
+    let least = leastShare * Double(region.width * region.height)
+    let redEvidence = RedEvidence(behind: decision) != nil
+    let standing = [SignalColor.red, .yellow, .green].filter { color in
+      let count = pixels[Int(PixelClass(color).rawValue)]
+      return color != decision.color && count > 0 && Double(count) >= least
+        && !(redEvidence && RedEvidence.vetoes(color))
+    }
+    guard !standing.isEmpty else { return decision }
     let whole = PixelRegion(x: 0, y: 0, width: region.width, height: region.height)
     let second = reader.decide(pixelsOf: whole, in: region)
-    guard second.color != .unknown, second.color != decision.color else { return decision }
-    // An `unknown` red evidence made stays, whatever the region shows.
-    if RedEvidence(behind: decision) != nil, RedEvidence.vetoes(second.color) { return decision }
-    let wanted = PixelClass(second.color)
-    let shown = classifier.classify(region).classes.lazy.filter { $0 == wanted }.count
-    guard shown > 0, Double(shown) >= leastShare * Double(region.width * region.height) else {
-      return decision
-    }
+    guard standing.contains(second.color) else { return decision }
     guard decision.color == .red, RedEvidence.vetoes(second.color) else { return second }
     // The first reading's red is evidence against the second's green.
     return RedEvidence.anotherReading.veto(
