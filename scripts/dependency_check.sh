@@ -6,6 +6,9 @@
 #
 #   scripts/dependency_check.sh     (about four minutes: debug builds of both, twice)
 #
+# TRAFFIC_LIGHT_TOOL names a `traffic-light` already built from this tree (CI's release
+# build) to compare against; without it, the release product is built first.
+#
 # The dependency is a copy of this working tree committed and tagged 1.0.0 in a temporary git
 # repository, reached by a file URL (SwiftPM resolves versions of local repositories as it
 # does remote ones).
@@ -50,11 +53,15 @@ else
 fi
 
 cd "$root"
-swift build -c release --product traffic-light 2>&1 | tail -n 1
-.build/release/traffic-light classify --format jsonl "${images[@]}" |
+tool="${TRAFFIC_LIGHT_TOOL:-}"
+if [ -z "$tool" ]; then
+  swift build -c release --product traffic-light 2>&1 | tail -n 1
+  tool="$root/.build/release/traffic-light"
+fi
+"$tool" classify --format jsonl "${images[@]}" |
   python3 -c 'import json, sys; [print(r["path"] + "," + r["color"]) for r in map(json.loads, sys.stdin)]' \
   > "$work/cli-colours"
-.build/release/traffic-light sequence --format jsonl "$frames" |
+"$tool" sequence --format jsonl "$frames" |
   python3 -c 'import json, sys; [print(r["color"] + "," + r["smoothed"]) for r in map(json.loads, sys.stdin) if "frame" in r]' \
   > "$work/cli-sequence"
 
