@@ -2,7 +2,7 @@ import Testing
 import TrafficLightKernels
 
 @Suite struct GaussianBlurTests {
-  static let sizes = [(1, 1), (1, 7), (7, 1), (13, 13), (17, 3), (640, 480)]
+  static let sizes = [(1, 1), (1, 7), (7, 1), (13, 13), (17, 3)]
   static let sigmas = [0.5, 1, 2, 3.5]
 
   /// The random images' sigmas, numbered (the number seeds the image): they include the
@@ -12,9 +12,24 @@ import TrafficLightKernels
   }
 
   /// Every level this CPU runs is checked (`KernelLevel.supported`), whichever is the default,
-  /// each against one reference per image and sigma.
+  /// each against one reference per image and sigma: images smaller than the kernel, down to
+  /// one pixel, where every tap falls off an edge.
   @Test(arguments: sizes, randomImageSigmas)
   func blur_randomImages_withinOneOfFloat64Reference(size: (Int, Int), sigma: (index: Int, value: Double)) {
+    expectWithinOneOfReference(size: size, sigma: sigma)
+  }
+
+  /// The same on a 640x480 image: the vector loops and strips at a real frame's width. (CI's
+  /// AddressSanitizer run skips it: the reference's arithmetic is most of its time, and the
+  /// bit-for-bit and strip tests take its paths at every level.)
+  @Test(arguments: randomImageSigmas)
+  func blur_largeRandomImage_withinOneOfFloat64Reference(sigma: (index: Int, value: Double)) {
+    expectWithinOneOfReference(size: (640, 480), sigma: sigma)
+  }
+
+  /// A random image of `size` (seeded by its size and the sigma's number) blurred at every
+  /// level, within one of the Float64 reference.
+  private func expectWithinOneOfReference(size: (Int, Int), sigma: (index: Int, value: Double)) {
     let image = randomImage(width: size.0, height: size.1, seed: UInt64(size.0 * 1000 + size.1 + sigma.index))
     let reference = referenceBlur(image, sigma: sigma.value).byteArray
     for level in KernelLevel.supported {
