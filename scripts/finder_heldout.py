@@ -15,7 +15,9 @@ over those candidates with PROFILE's finder
 (profiles/untrained.json by default: the finder of `default`, its heads set by HEADS); then
 `BINARY evaluate --profile fold.json --orientation HEADS` on block I's frames of each folder.
 Prints, per folder, the lights found over all blocks, false lights per frame, red lights read
-green and the found lights' colours right. Needs numpy.
+green and the found lights' colours right. The folds search by lamps alone: PROFILE's housing
+search, fitted to the shared frames, is left out (scripts/fit_housing_search.py --held-out
+measures it held out). Needs numpy.
 """
 
 import argparse
@@ -55,8 +57,12 @@ def fold_profile(candidates, blocks, block, profile, path, penalty):
     kept = ~fit_lamp_evidence.in_block(folders, paths, blocks, block)
     bias, raw = fit_lamp_evidence.fit_kept(folders, labels, values, kept, penalty)
     evidence = {"bias": float(bias), "weights": [float(w) for w in raw]}
+    written = fit_lamp_evidence.with_evidence(profile, evidence)
+    # The lamps alone: the housing search is fitted to the shared frames, and is measured held
+    # out by scripts/fit_housing_search.py --held-out.
+    written.get("locator", {}).get("finder", {}).pop("housings", None)
     with open(path, "w") as handle:
-        json.dump(fit_lamp_evidence.with_evidence(profile, evidence), handle)
+        json.dump(written, handle)
 
 
 def main():

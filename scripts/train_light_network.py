@@ -2,7 +2,8 @@
 """Trains the light network of the `fitted` profile from the shared folders, and measures it
 with each folder left out of its training.
 
-    scripts/train_light_network.py SHARED OUT.json [--folds [--dump FILE]] [--blocks N] [--epochs N] [--fixtures FILE]
+    scripts/train_light_network.py SHARED OUT.json [--folds [--dump FILE]] [--blocks N [--cinta-blocks DIR]]
+                                   [--epochs N] [--fixtures FILE]
 
 SHARED is the shared data folder (../shared). Writes the `fitted` profile, its network trained on
 every folder, to OUT.json (Sources/TrafficLight/Profiles/fitted.json is what it wrote; the
@@ -320,6 +321,10 @@ def main():
     parser.add_argument("--blocks", type=int, default=0)
     parser.add_argument("--leave-out", nargs="*", help="with --folds: only these folders (mit, carpark, sim, cinta)")
     parser.add_argument("--no-final", action="store_true", help="measure only: train and write no profile")
+    parser.add_argument("--cinta-blocks", metavar="DIR",
+                        help="with --blocks N: write DIR/blockB.json for each B < N, a profile whose network is "
+                        "trained without cinta's block B (its crops and housings) and without cinta's clear "
+                        "patches (they come from every block's frames), for scripts/fit_housing_search.py --network")
     parser.add_argument("--epochs", type=int, default=60)
     parser.add_argument("--fixtures")
     parser.add_argument("--extra", nargs="*", default=[], help="labelled folders read by every model")
@@ -341,7 +346,7 @@ def main():
             with open(args.dump, "w") as f:
                 json.dump(dumped, f)
                 f.write("\n")
-    if args.blocks:
+    if args.blocks and not args.cinta_blocks:
         # Each folder in `blocks` contiguous blocks of its order (labels.csv's, or red/,
         # yellow/, green/, unknown/ in turn): block b of every folder read by a network
         # trained on the other blocks, as `calibrate --folds` splits.
@@ -357,6 +362,13 @@ def main():
                     answers[name][k] = q
         for name, items in tests.items():
             report(f"{name} ({args.blocks} blocks)", items, answers[name])
+    if args.blocks and args.cinta_blocks:
+        os.makedirs(args.cinta_blocks, exist_ok=True)
+        kept = {name: [e for e in es if name != "cinta" or e.place is not None] for name, es in groups.items()}
+        for block in range(args.blocks):
+            model = train([e for name, es in kept.items() for e in es
+                           if not (name == "cinta" and int(e.place * args.blocks) == block)], args.epochs, 1)
+            export(model, os.path.join(args.cinta_blocks, f"block{block}.json"))
     if args.no_final:
         return
     model = train([e for es in groups.values() for e in es], args.epochs, 1)

@@ -33,13 +33,23 @@ public struct HousingFit: Sendable {
 
   /// A fit keeping `search`'s geometry, the search returned `minimumConfidence` sure at its
   /// least (the frame finder's, so that the lights it keeps pass the finder's bound too).
+  ///
+  /// A search for every camera (`default`'s: every window read, several lights, a network's
+  /// second look) gives its geometry alone: the camera's search reads its `kept` windows, one
+  /// light a frame, with no second look, and runs whenever vertical heads are looked for.
   public init(minimumConfidence: Double, geometry: HousingSearch? = nil) {
-    search =
-      geometry
-      ?? HousingSearch(
-        bias: 0, weights: [Double](repeating: 0, count: HousingSearch.names.count),
-        minimumConfidence: minimumConfidence)
-    search.minimumConfidence = minimumConfidence
+    search = HousingSearch(
+      bias: 0, weights: [Double](repeating: 0, count: HousingSearch.names.count),
+      minimumConfidence: minimumConfidence)
+    if let geometry {
+      search.smallestLamp = geometry.smallestLamp
+      search.scaleStep = geometry.scaleStep
+      search.scales = geometry.scales
+      search.step = geometry.step
+      search.pitch = geometry.pitch
+      search.sigma = geometry.sigma
+      if geometry.kept > 0 { search.kept = geometry.kept }
+    }
   }
 
   /// One frame as the fit reads it: its kept windows and its state.

@@ -19,6 +19,15 @@ import TrafficLightKernels
 /// is measured of each (`names`) goes through a logistic model, and the window most sure, at
 /// least `minimumConfidence`, is the light; its colour is its lit lamp's place (red at the
 /// top, then yellow, then green). Vertical heads only.
+///
+/// A search for lights of every camera rather than one (`default`'s, fitted to the shared
+/// boxed frames) reads every window (`kept` 0), through a model of the measurements and every
+/// product of two (`weights` of `quadraticTermCount`), keeps up to `limit` lights of an image
+/// (a window whose box holds a kept light's centre, or whose centre a kept light's box holds,
+/// is that light again), keeps only the windows a light network reads as their lit lamp's
+/// colour (`confirmation`), searches large frames halved (`longestSide`), runs where only
+/// vertical heads are looked for (`searchedWith`), and ranks its lights below the lamps'
+/// (`ranksBelowLamps`).
 public struct HousingSearch: Sendable, Codable, Equatable {
   /// The names of the measurements of a window, the model's inputs in order: the lit lamp's
   /// value less the brighter unlit one's, and less the housing's; the unlit lamps' mean less
@@ -43,11 +52,31 @@ public struct HousingSearch: Sendable, Codable, Equatable {
   public var pitch = 1.35
   /// The blur applied before the search, in pixels.
   public var sigma = 1.0
-  /// How many of an image's windows the model reads: those most like a light by the prior.
+  /// How many of an image's windows the model reads: those most like a light by the prior;
+  /// 0: every window.
   public var kept = 300
+  /// The most lights of an image the search returns, most sure first.
+  public var limit = 1
+  /// The light network that must read a window as its lit lamp's colour for it to be a
+  /// light; nil: no second look.
+  public var confirmation: HousingConfirmation? = nil
+  /// Whether the lamp finder ranks this search's lights below every lamp's light (as sure as
+  /// its least, `LampFinder.minimumConfidence`): a search for every camera, whose housings show
+  /// no lamp's colour, where a lamp's light is better evidence of the light a frame shows. A
+  /// camera's own search (false) keeps its model's confidence.
+  public var ranksBelowLamps = false
+  /// The longest side an image is searched at: a larger one is searched halved (2x2 means)
+  /// until its longer side is at most this, its lights read back at full size; 0: always at
+  /// full size. Each halving cuts the windows read four times.
+  public var longestSide = 0
+  /// When the lamp finder runs the search: `auto`, unless it looks for horizontal heads
+  /// only; `vertical`, only when it looks for vertical heads only (where every light is known
+  /// to run down, and a frame's search may cost more).
+  public var searchedWith = Orientation.auto
   /// The model's log-odds with every measurement 0.
   public var bias: Double
-  /// One weight per name in `names`.
+  /// One weight per name in `names` (a linear model), or `quadraticTermCount` weights: one
+  /// per name, then one per product of two measurements i <= j, in row order.
   public var weights: [Double]
   /// The least confidence of a housing found.
   public var minimumConfidence: Double
@@ -60,8 +89,12 @@ public struct HousingSearch: Sendable, Codable, Equatable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case smallestLamp, scaleStep, scales, step, pitch, sigma, kept, bias, weights, minimumConfidence
+    case smallestLamp, scaleStep, scales, step, pitch, sigma, kept, limit, confirmation, searchedWith
+    case longestSide, ranksBelowLamps, bias, weights, minimumConfidence
   }
+
+  /// How many weights a model of the measurements and every product of two has.
+  public static let quadraticTermCount = names.count + names.count * (names.count + 1) / 2
 
   /// Decodes a search; missing geometry keys take the defaults above, the model's are required.
   public init(from decoder: any Decoder) throws {
@@ -76,12 +109,39 @@ public struct HousingSearch: Sendable, Codable, Equatable {
     pitch = try container.decodeIfPresent(Double.self, forKey: .pitch) ?? pitch
     sigma = try container.decodeIfPresent(Double.self, forKey: .sigma) ?? sigma
     kept = try container.decodeIfPresent(Int.self, forKey: .kept) ?? kept
+    limit = try container.decodeIfPresent(Int.self, forKey: .limit) ?? limit
+    confirmation = try container.decodeIfPresent(HousingConfirmation.self, forKey: .confirmation)
+    searchedWith = try container.decodeIfPresent(Orientation.self, forKey: .searchedWith) ?? searchedWith
+    longestSide = try container.decodeIfPresent(Int.self, forKey: .longestSide) ?? longestSide
+    ranksBelowLamps = try container.decodeIfPresent(Bool.self, forKey: .ranksBelowLamps) ?? ranksBelowLamps
+  }
+
+  /// Encodes every key the search reads (`confirmation` where there is one).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(smallestLamp, forKey: .smallestLamp)
+    try container.encode(scaleStep, forKey: .scaleStep)
+    try container.encode(scales, forKey: .scales)
+    try container.encode(step, forKey: .step)
+    try container.encode(pitch, forKey: .pitch)
+    try container.encode(sigma, forKey: .sigma)
+    try container.encode(kept, forKey: .kept)
+    try container.encode(limit, forKey: .limit)
+    try container.encodeIfPresent(confirmation, forKey: .confirmation)
+    try container.encode(searchedWith, forKey: .searchedWith)
+    try container.encode(longestSide, forKey: .longestSide)
+    try container.encode(ranksBelowLamps, forKey: .ranksBelowLamps)
+    try container.encode(bias, forKey: .bias)
+    try container.encode(weights, forKey: .weights)
+    try container.encode(minimumConfidence, forKey: .minimumConfidence)
   }
 
   /// What is wrong with the values, if anything.
   public var problem: String? {
-    if weights.count != Self.names.count {
-      return "housings: \(Self.names.count) weights, one per measurement, not \(weights.count)"
+    if weights.count != Self.names.count && weights.count != Self.quadraticTermCount {
+      return
+        "housings: \(Self.names.count) weights, one per measurement, or \(Self.quadraticTermCount) "
+        + "with their products, not \(weights.count)"
     }
     if !(weights + [bias]).allSatisfy({ $0.isFinite && abs($0) <= LampEvidence.largestWeight }) {
       return "housings: weights and bias must be finite, at most \(LampEvidence.largestWeight) either way"
@@ -99,45 +159,111 @@ public struct HousingSearch: Sendable, Codable, Equatable {
     if !(step >= 0.05 && step <= 2) { return "housings: step must be between 0.05 and 2, not \(step)" }
     if !(pitch >= 0.8 && pitch <= 4) { return "housings: pitch must be between 0.8 and 4, not \(pitch)" }
     if !(sigma >= 0 && sigma <= 10) { return "housings: sigma must be between 0 and 10, not \(sigma)" }
-    if !(1...100_000).contains(kept) { return "housings: kept must be between 1 and 100000, not \(kept)" }
+    if !(0...100_000).contains(kept) {
+      return "housings: kept must be between 0 (every window) and 100000, not \(kept)"
+    }
+    if !(1...64).contains(limit) { return "housings: limit must be between 1 and 64, not \(limit)" }
+    if longestSide != 0 && !(64...100_000).contains(longestSide) {
+      return "housings: longestSide must be 0 (full size) or between 64 and 100000, not \(longestSide)"
+    }
+    if searchedWith == .horizontal {
+      return "housings: searchedWith must be auto or vertical (its heads run down)"
+    }
+    if let problem = confirmation?.problem { return "housings: confirmation \(problem)" }
     return nil
   }
 
-  /// The model's log-odds for `measurements` (in the order of `names`).
+  /// The model's log-odds for `measurements` (in the order of `names`): with
+  /// `quadraticTermCount` weights, the products of two measurements follow them.
   public func score(_ measurements: [Double]) -> Double {
-    zip(weights, measurements).reduce(bias) { $0 + $1.0 * $1.1 }
+    measurements.withUnsafeBufferPointer { score($0) }
   }
 
-  /// The housing most sure in `image`, as a light, if one is at least `minimumConfidence` sure.
+  private func score(_ measurements: UnsafeBufferPointer<Double>) -> Double {
+    var sum = zip(weights, measurements).reduce(bias) { $0 + $1.0 * $1.1 }
+    guard weights.count == Self.quadraticTermCount else { return sum }
+    var k = measurements.count
+    for i in measurements.indices {
+      for j in i..<measurements.count {
+        sum += weights[k] * measurements[i] * measurements[j]
+        k += 1
+      }
+    }
+    return sum
+  }
+
+  /// The housing most sure in `image`, as a light, if one is at least `minimumConfidence`
+  /// sure (and confirmed, with `confirmation`).
   ///
   /// Complexity: O(pixels * scales).
-  public func find(in image: RGBImage) -> FoundLight? {
-    var best: (score: Double, window: HousingWindow)?
-    for window in windows(in: image) {
-      let score = score(window.measurements)
-      if score > best?.score ?? -.infinity { best = (score, window) }
+  public func find(in image: RGBImage) -> FoundLight? { lights(in: image).first }
+
+  /// Up to `limit` lights of `image`, most sure first: the windows at least
+  /// `minimumConfidence` sure, each read as its lit lamp's colour by `confirmation`'s network
+  /// where there is one, a window whose box overlaps a kept light's dropped (two housings
+  /// share no pixel: it is that light again, or a window astride it). The network reads at
+  /// most four windows a light returned. An image whose longer side is over `longestSide` is
+  /// searched halved, and its lights' boxes read back in its own pixels (the network reads
+  /// them there).
+  ///
+  /// Complexity: O(pixels * scales).
+  public func lights(in image: RGBImage) -> [FoundLight] {
+    var searched = image
+    var scale = 1
+    while longestSide > 0 && max(searched.width, searched.height) > longestSide {
+      searched = searched.halved()
+      scale *= 2
     }
-    guard let best else { return nil }
-    let confidence = 1 / (1 + exp(-best.score))
-    guard confidence >= minimumConfidence else { return nil }
-    return best.window.light(confidence: confidence, inWidth: image.width, height: image.height)
+    let least = log(minimumConfidence / (1 - minimumConfidence))
+    var scored: [(score: Double, window: HousingWindow)] = []
+    if kept == 0 {
+      let model = VectorModel(self)
+      scan(searched) { _, window in
+        let score = model.score(window)
+        if score >= least { scored.append((score, window.window)) }
+      }
+    } else {
+      scored = windows(in: searched).map { (score($0.measurements), $0) }.filter { $0.score >= least }
+    }
+    // Most sure first; of equal scores, the earlier (the prior's order, or the scan's).
+    let order = scored.indices.sorted {
+      scored[$0].score != scored[$1].score ? scored[$0].score > scored[$1].score : $0 < $1
+    }
+    var found: [FoundLight] = []
+    var reads = 0
+    for index in order {
+      guard found.count < limit, reads < 4 * limit else { break }
+      let (score, window) = scored[index]
+      let light = window.light(
+        confidence: 1 / (1 + exp(-score)), inWidth: searched.width, height: searched.height
+      )
+      .scaled(by: scale, toWidth: image.width, height: image.height)
+      if found.contains(where: { $0.box.overlaps(light.box) }) { continue }
+      if let confirmation {
+        reads += 1
+        guard confirmation.confirms(light.color, of: light.box, in: image) else { continue }
+      }
+      found.append(light)
+    }
+    return found
   }
 
-  /// The `kept` windows of `image` most like a light by the prior, most like first (of equal
-  /// priors, the first scanned first).
+  /// The `kept` windows of `image` most like a light by the prior (every window, with `kept`
+  /// 0), most like first (of equal priors, the first scanned first).
   package func windows(in image: RGBImage) -> [HousingWindow] {
     // The best `kept` so far, and the least prior among them once there are that many.
+    let kept = self.kept == 0 ? Int.max : self.kept
     var best: [(prior: Double, order: Int, window: HousingWindow)] = []
-    best.reserveCapacity(kept)
+    best.reserveCapacity(min(kept, 1 << 16))
     var least = (prior: -Double.infinity, at: 0)
     var order = 0
     scan(image) { prior, window in
       defer { order += 1 }
       if best.count < kept {
-        best.append((prior, order, window()))
+        best.append((prior, order, window.window))
         if best.count == kept { least = Self.least(of: best) }
       } else if prior > least.prior {
-        best[least.at] = (prior, order, window())
+        best[least.at] = (prior, order, window.window)
         least = Self.least(of: best)
       }
     }
@@ -159,8 +285,8 @@ public struct HousingSearch: Sendable, Codable, Equatable {
   }
 
   /// Every window of `image` (blurred with `sigma` first), in scan order: its prior, and
-  /// the window measured, made only when `visit` asks for it.
-  package func scan(_ image: RGBImage, visit: (_ prior: Double, _ window: () -> HousingWindow) -> Void) {
+  /// the window measured.
+  package func scan(_ image: RGBImage, visit: (_ prior: Double, _ window: MeasuredWindow) -> Void) {
     let blurred = sigma > 0 ? GaussianBlur(sigma: sigma).apply(to: image) : image
     guard let table = SummedTable(blurred) else { return }
     let (width, height) = (image.width, image.height)
@@ -213,18 +339,81 @@ public struct HousingSearch: Sendable, Codable, Equatable {
             }
           let (brighter, dimmer) = (max(one.value, other.value), min(one.value, other.value))
           let prior = (litLamp.value - brighter) + abs(housing.value - surround.value) - (brighter - dimmer)
-          visit(prior) {
-            let measurements = [
+          let measured = MeasuredWindow(
+            x: cx, y: cy, diameter: d, pitch: p, lit: lit,
+            measurements: (
               litLamp.value - brighter, litLamp.value - housing.value,
               (one.value + other.value) / 2 - housing.value,
               brighter - dimmer, housing.value - surround.value, abs(housing.value - surround.value),
-              housing.chroma, surround.chroma, litLamp.chroma, (one.chroma + other.chroma) / 2, logSize,
-            ]
-            return HousingWindow(x: cx, y: cy, diameter: d, pitch: p, lit: lit, measurements: measurements)
-          }
+              housing.chroma, surround.chroma, litLamp.chroma, (one.chroma + other.chroma) / 2, logSize
+            ))
+          visit(prior, measured)
         }
       }
     }
+  }
+}
+
+/// A search's model scoring a window's measurements where the scan holds them (no array a
+/// window): `score` is `HousingSearch.score` of them, each row's products summed before its
+/// measurement multiplies them.
+private struct VectorModel {
+  let bias: Double
+  /// The weights as `HousingSearch.weights` orders them: the linear ones, then the products'
+  /// row by row (none for a linear model).
+  let weights: [Double]
+  let quadratic: Bool
+
+  init(_ search: HousingSearch) {
+    bias = search.bias
+    weights = search.weights
+    quadratic = search.weights.count == HousingSearch.quadraticTermCount
+  }
+
+  func score(_ window: MeasuredWindow) -> Double {
+    let count = HousingSearch.names.count
+    return window.withMeasurements { m in
+      weights.withUnsafeBufferPointer { w in
+        var sum = bias
+        var k = count
+        for i in 0..<count {
+          var row = w[i]
+          if quadratic {
+            for j in i..<count {
+              row += w[k] * m[j]
+              k += 1
+            }
+          }
+          sum += row * m[i]
+        }
+        return sum
+      }
+    }
+  }
+}
+
+/// A window as the scan measures it, its measurements in a tuple (the scan allocates nothing
+/// per window).
+package struct MeasuredWindow {
+  /// The window's centre, lamp diameter and pitch, in pixels.
+  package var x: Double, y: Double, diameter: Double, pitch: Double
+  /// The lit lamp: 0 at the top, 1 in the middle, 2 at the bottom.
+  package var lit: Int
+  /// The measurements, in the order of `HousingSearch.names`.
+  package var measurements:
+    (Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double)
+
+  /// The result of `body` given the measurements in order.
+  package func withMeasurements<Result>(_ body: (UnsafeBufferPointer<Double>) -> Result) -> Result {
+    withUnsafeBytes(of: measurements) { bytes in
+      body(bytes.bindMemory(to: Double.self))
+    }
+  }
+
+  /// The window with its measurements in an array.
+  package var window: HousingWindow {
+    HousingWindow(
+      x: x, y: y, diameter: diameter, pitch: pitch, lit: lit, measurements: withMeasurements { Array($0) })
   }
 }
 
@@ -257,5 +446,87 @@ package struct HousingWindow: Sendable {
       box: box.clipped(toWidth: width, height: height) ?? box,
       lamp: lamp.clipped(toWidth: width, height: height) ?? lamp, color: color, confidence: confidence,
       orientation: .vertical)
+  }
+}
+
+/// A light network's second look at a housing window: the window is a light only where the
+/// network reads its box as the colour its lit lamp's place names, at least `least` sure.
+///
+/// JSON: `{"profile": "fitted", "least": 0.97}` (the network of a built-in profile), or
+/// `{"network": {...}, "redVeto": 0.2, "least": 0.97}` (a network of its own, in
+/// `LightNetworkDecider`'s form: a study's held-out folds carry networks trained without them).
+public struct HousingConfirmation: Sendable, Equatable, Codable {
+  /// The built-in profile whose network reads the window (`fitted`); nil where the network is
+  /// the confirmation's own.
+  public var profile: String?
+  /// The decider that reads the window; nil where `profile` names no built-in network.
+  public var reader: LightNetworkDecider?
+  /// The least probability the network gives the window's colour, 0 to 1.
+  public var least: Double
+
+  /// A confirmation by the network of the built-in profile named `profile` (`fitted`), at
+  /// `least`.
+  public init(profile: String = "fitted", least: Double) {
+    self.profile = profile
+    self.reader = Self.builtIn(profile)
+    self.least = least
+  }
+
+  /// A confirmation by `reader`, at `least`.
+  public init(reader: LightNetworkDecider, least: Double) {
+    self.profile = nil
+    self.reader = reader
+    self.least = least
+  }
+
+  private static func builtIn(_ name: String) -> LightNetworkDecider? {
+    name == Profile.fitted.name ? Profile.fitted.decider as? LightNetworkDecider : nil
+  }
+
+  private enum CodingKeys: String, CodingKey { case profile, network, redVeto, least }
+
+  /// Decodes either form.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    least = try container.decode(Double.self, forKey: .least)
+    profile = try container.decodeIfPresent(String.self, forKey: .profile)
+    if let profile {
+      reader = Self.builtIn(profile)
+    } else {
+      reader = LightNetworkDecider(
+        network: try container.decode(LightNetwork.self, forKey: .network),
+        redVeto: try container.decodeIfPresent(Double.self, forKey: .redVeto) ?? 0.2)
+    }
+  }
+
+  /// Encodes the form it was made with.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    if let profile {
+      try container.encode(profile, forKey: .profile)
+    } else if let reader {
+      try container.encode(reader.network, forKey: .network)
+      try container.encode(reader.redVeto, forKey: .redVeto)
+    }
+    try container.encode(least, forKey: .least)
+  }
+
+  /// What is wrong with the values, if anything.
+  public var problem: String? {
+    guard let reader else {
+      return "profile must be a built-in profile with a light network (fitted), not '\(profile ?? "")'"
+    }
+    guard least >= 0 && least <= 1 else { return "least must be between 0 and 1, not \(least)" }
+    return reader.problem
+  }
+
+  /// Whether the network reads `region` of `image` as `color`, at least `least` sure (a
+  /// green it vetoes for red is not green).
+  func confirms(_ color: SignalColor, of region: PixelRegion, in image: RGBImage) -> Bool {
+    guard let reader, let thumbnail = reader.network.thumbnail(of: image, region: region) else {
+      return false
+    }
+    let decision = reader.decide(probabilities: reader.network.probabilities(of: thumbnail))
+    return decision.color == color && decision.confidence >= least
   }
 }

@@ -44,8 +44,9 @@ public struct FoundLight: Sendable, Equatable {
 /// at which end of a horizontal head red is). The search runs on
 /// the image and on halvings of it (2x2 means) down to a quarter of its size, so that large
 /// lamps whose LEDs show as dots are seen whole; a light found at two scales is kept once, at
-/// its most confident. With `housings` (a camera's, fitted by `calibrate` on its recordings),
-/// the housing search's light (`HousingSearch`: lamps that show no colour) joins the lamps'.
+/// its most confident. With `housings` (`HousingSearch`: a camera's, fitted by `calibrate` on
+/// its recordings, for lamps that show no colour; or `default`'s, for every camera, fitted to
+/// boxed frames), the housing search's lights join the lamps'.
 public struct LampFinder: Sendable, Codable, Equatable {
   /// The blur applied before the pixels are judged, in pixels of each scale.
   public var sigma = 1.0
@@ -98,9 +99,10 @@ public struct LampFinder: Sendable, Codable, Equatable {
   public var searchSide = 900
   /// The largest `searchSide` a profile may give.
   public static let largestSearchSide = 2048
-  /// A second search, by housings rather than lamps, for a camera whose lamps burn out to
-  /// white (`HousingSearch`, fitted from a recording of that camera by `calibrate`); its
-  /// light joins the lamps' lights. Nil (the default): lamps only.
+  /// A second search, by housings rather than lamps (`HousingSearch`): for a camera whose
+  /// lamps burn out to white, fitted from a recording of it by `calibrate`, or `default`'s,
+  /// for lights whose lamps the lamp search misses; its lights join the lamps' lights. Nil
+  /// (`LampFinder()`): lamps only.
   public var housings: HousingSearch? = nil
 
   /// The finder with the defaults above (fitted to the shared frames; CALIBRATION.md).
@@ -219,8 +221,11 @@ public struct LampFinder: Sendable, Codable, Equatable {
   /// sure as the green light was. A red candidate whose mean value is at most `unlitRatio`
   /// of the green lamp's is as dim beside it as an unlit lamp is (a sunlit green light's
   /// unlit red lens) and changes nothing. With `housings`, unless only horizontal heads are
-  /// looked for, the housing search's light joins them (one light where it overlaps another,
-  /// as above).
+  /// looked for (or, with its `searchedWith` vertical, unless only vertical heads are), the
+  /// housing search's lights join them where no lamp's light is (a housing whose box overlaps
+  /// such a light's is left out), one light where they overlap each other, as above; with its
+  /// `ranksBelowLamps`, each as sure as `minimumConfidence` at most, so a lamp's light outranks
+  /// it.
   ///
   /// Complexity: O(pixels * blur radius), and O(pixels * scales) more with `housings`.
   public func find(in image: RGBImage) -> [FoundLight] { find(in: image, clock: nil) }
@@ -229,10 +234,20 @@ public struct LampFinder: Sendable, Codable, Equatable {
   package func find(in image: RGBImage, clock: StageClock?) -> [FoundLight] {
     let patches = candidatesByPatch(in: image, clock: clock)
     let lights = clock.time("choose") { choose(from: patches) }
-    guard let housings, heads != .horizontal,
-      let housing = clock.time("housings", { housings.find(in: image) })
-    else { return lights }
-    return Self.keepingOnePerLight(lights + [housing])
+    guard let housings, heads != .horizontal, housings.searchedWith == .auto || heads == .vertical else {
+      return lights
+    }
+    // A housing found where a lamp's light is is that light again: the lamp placed it better.
+    // With `ranksBelowLamps`, a housing's light is as sure as the least light kept, so that a
+    // lamp's light, wherever it is, outranks it as the light a frame shows.
+    let housingLights = clock.time("housings") { housings.lights(in: image) }.filter { housing in
+      !lights.contains { $0.box.overlaps(housing.box) }
+    }.map { housing in
+      var light = housing
+      if housings.ranksBelowLamps { light.confidence = min(housing.confidence, minimumConfidence) }
+      return light
+    }
+    return Self.keepingOnePerLight(lights + housingLights)
   }
 
   /// The lights `find(in:)` keeps of the candidates of each patch.

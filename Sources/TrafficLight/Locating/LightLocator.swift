@@ -76,7 +76,9 @@ public struct WholeRegion: LightLocator {
 /// with `LightChoice.mostRestrictive`), clipped to the region,
 /// read the way its lamps run; the whole region when no lamp is found there, or the lamp
 /// that matters is less than an eighth of the region's shorter side (the decision then has
-/// only the region to go on), or the region is larger than a crop (`largestSearched`).
+/// only the region to go on), or the region is larger than a crop (`largestSearched`). The
+/// finder's housing search (`LampFinder.housings`) is for frames: a crop is searched by its
+/// lamps alone.
 public struct LitLampRegion: LightLocator {
   /// The locator's kind in profile JSON.
   public static let kind = "litLamp"
@@ -116,7 +118,11 @@ public struct LitLampRegion: LightLocator {
     // draws the reading away from a red lamp; a lamp far smaller than the region is not the
     // light it was cut around (a glint, a distant light, LEDs seen as dots), and leaves the
     // region whole.
-    guard let light = LampFinder.lightThatMatters(in: finder.find(in: crop), choice: .mostRestrictive),
+    // A crop is searched by its lamps: the housing search reads frames (where a light is to
+    // be found, at a frame's cost), and a crop is the light already.
+    var lamps = finder
+    lamps.housings = nil
+    guard let light = LampFinder.lightThatMatters(in: lamps.find(in: crop), choice: .mostRestrictive),
       max(light.lamp.width, light.lamp.height) >= min(region.width, region.height) / 8,
       let box = light.box.clipped(toWidth: region.width, height: region.height)
     else { return [LocatedLight(box: region)] }
