@@ -461,19 +461,23 @@ struct NoLightCropsSharedFramesTests {
 }
 
 /// `default`'s finder on the shared boxed frames (`evaluate ../shared/frames/F`, heads of both
-/// ways): at least as many lights found as CALIBRATION.md's table gives, no more false lights,
-/// found lights' colours 97% right and none red read green. Unoptimised, reading the 907
+/// ways, and vertical heads alone where its housing search joins the lamps): at least as many
+/// lights found as CALIBRATION.md's table gives, no more false lights, found lights' colours
+/// 97% right and none red read green. Unoptimised, reading the 907
 /// frames takes minutes: this suite runs in `.ci/run`'s release pass.
 @Suite(
   .enabled(if: TestPaths.sharedFrames != nil, "needs ../shared/frames beside the repository"),
   .enabled(if: TestBuild.optimised, "run by .ci/run's release pass: unoptimised it takes minutes"))
 struct FinderSharedFramesTests {
-  @Test(arguments: [("sim", 1178, 17), ("cinta", 173, 38), ("kr", 468, 120)])
+  @Test(arguments: [
+    ("sim", Orientation.auto, 1178, 17), ("cinta", .auto, 173, 38), ("kr", .auto, 468, 120),
+    ("sim", .vertical, 1179, 11), ("cinta", .vertical, 183, 26),
+  ])
   func defaultFinder_findsTheSharedFramesLights_asCalibrationSays(
-    folder: String, found: Int, falseLights: Int
+    folder: String, heads: Orientation, found: Int, falseLights: Int
   ) throws {
     let evaluator = FrameEvaluator(
-      finder: Profile.default.frameFinder(), pipeline: FramePipeline(profile: .default))
+      finder: Profile.default.frameFinder(heads: heads), pipeline: FramePipeline(profile: .default))
     let report = evaluator.evaluate(try BoxedFrames.load(TestPaths.sharedFrames! + "/" + folder), jobs: 2)
     #expect(report.failures == 0)
     #expect(report.found >= found, "\(report.found) of \(report.labelled)")

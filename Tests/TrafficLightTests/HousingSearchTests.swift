@@ -87,7 +87,6 @@ import TrafficLightTestSupport
     let back = try JSONDecoder().decode(Profile.self, from: profile.json())
     #expect(back == profile)
     #expect((back.locator as? LitLampRegion)?.finder.housings == Self.byPrior)
-    #expect(!String(decoding: Profile.default.json(), as: UTF8.self).contains("housings"))
     var short = Self.byPrior
     short.weights.removeLast()
     #expect(short.problem?.contains("11 weights") == true)
@@ -97,6 +96,155 @@ import TrafficLightTestSupport
     locator.finder.housings = short
     profile.locator = locator
     #expect(profile.problem?.contains("housings") == true)
+  }
+
+  /// `default`'s housing search is every camera's: every window read through the products of
+  /// the measurements, several lights a frame, each confirmed by `fitted`'s network, and only
+  /// where the heads are known to run down.
+  @Test func default_searchesHousingsOfEveryCamera_whereHeadsAreVertical() throws {
+    let housings = try #require((Profile.default.locator as? LitLampRegion)?.finder.housings)
+    #expect(housings.kept == 0 && housings.limit > 1 && housings.searchedWith == .vertical)
+    #expect(housings.ranksBelowLamps && housings.longestSide > 0)
+    #expect(housings.weights.count == HousingSearch.quadraticTermCount)
+    #expect(
+      housings.confirmation == HousingConfirmation(profile: "fitted", least: housings.confirmation!.least))
+    #expect(housings.problem == nil)
+  }
+
+  /// The quadratic model adds each product of two measurements, i <= j in row order, to the
+  /// linear part.
+  @Test func score_quadratic_addsEveryProductOfTwoMeasurements() {
+    var generator = SeededGenerator(seed: 9)
+    func draw() -> Double { Double(generator.next() % 2001) / 1000 - 1 }
+    let weights = (0..<HousingSearch.quadraticTermCount).map { _ in draw() }
+    let search = HousingSearch(bias: 0.25, weights: weights, minimumConfidence: 0.5)
+    let m = (0..<HousingSearch.names.count).map { _ in draw() }
+    var expected = 0.25
+    var k = m.count
+    for i in m.indices {
+      expected += weights[i] * m[i]
+      for j in i..<m.count {
+        expected += weights[k] * m[i] * m[j]
+        k += 1
+      }
+    }
+    #expect(abs(search.score(m) - expected) < 1e-12)
+    #expect(HousingSearch.quadraticTermCount == 77)
+  }
+
+  /// Two housings lit in different lamps on a plain ground, a quadratic model: reading every
+  /// window (the scan's own scoring) finds the same lights as reading them all by the
+  /// prior's order (`score` of each window's array), each once, most sure first.
+  @Test func lights_everyWindow_findsEachHousingOnce_asThePlainScoringDoes() throws {
+    var frame = RGBImage(width: 200, height: 150, fill: (40, 50, 35))
+    paste(blownOutHousing(lit: .red, diameter: 14), into: &frame, x: 30, y: 20)
+    paste(blownOutHousing(lit: .green, diameter: 14), into: &frame, x: 120, y: 40)
+    var search = Self.byPrior
+    // The prior's weights, and a product that changes nothing where measurements are small.
+    search.weights += [Double](repeating: 0, count: HousingSearch.quadraticTermCount - 11)
+    search.weights[11] = 0.5
+    search.kept = 0
+    search.limit = 4
+    // Beside each housing, windows astride its edge stand out less (about 0.82 sure).
+    search.minimumConfidence = 0.9
+    let lights = search.lights(in: frame)
+    #expect(Set(lights.map(\.color)) == [.red, .green])
+    #expect(lights.count == 2)
+    #expect(lights.map(\.confidence) == lights.map(\.confidence).sorted(by: >))
+    for light in lights {
+      let x = light.color == .red ? 30 + 10 : 120 + 10
+      #expect(abs(light.box.x + light.box.width / 2 - x) <= 4)
+    }
+    var plain = search
+    plain.kept = 100_000
+    #expect(plain.lights(in: frame) == lights)
+    search.limit = 1
+    #expect(search.lights(in: frame) == [lights[0]])
+    #expect(search.find(in: frame) == lights[0])
+  }
+
+  /// A network's second look keeps only the windows it reads as their lit lamp's colour: a
+  /// made-up network that reads everything red keeps red windows alone (the red housing among
+  /// them); one that reads everything `unknown`, none.
+  @Test(arguments: [(SignalColor.red, true), (.unknown, false)])
+  func confirmation_keepsWhatTheNetworkReadsAsTheLampsColour(reads: SignalColor, findsLights: Bool) throws {
+    var frame = RGBImage(width: 200, height: 150, fill: (40, 50, 35))
+    paste(blownOutHousing(lit: .red, diameter: 14), into: &frame, x: 30, y: 20)
+    paste(blownOutHousing(lit: .green, diameter: 14), into: &frame, x: 120, y: 40)
+    var network = try #require(HousingConfirmation(profile: "fitted", least: 0.9).reader).network
+    let features = network.featureCount
+    network.readout = LightNetwork.Readout(
+      weights: network.classes.map { _ in [Float](repeating: 0, count: features) },
+      bias: network.classes.map { $0 == reads ? 20 : 0 })
+    var search = Self.byPrior
+    search.kept = 0
+    search.limit = 4
+    search.minimumConfidence = 0.9
+    search.confirmation = HousingConfirmation(reader: LightNetworkDecider(network: network), least: 0.9)
+    #expect(search.problem == nil)
+    let lights = search.lights(in: frame)
+    #expect(lights.allSatisfy { $0.color == reads })
+    #expect(lights.isEmpty == !findsLights)
+    if findsLights { #expect(lights.contains { abs($0.box.x + $0.box.width / 2 - 40) <= 4 }) }
+    // The form with its own network round-trips through JSON.
+    let back = try JSONDecoder().decode(HousingSearch.self, from: JSONEncoder().encode(search))
+    #expect(back == search)
+  }
+
+  /// A search `searchedWith` vertical runs only where the finder looks for vertical heads
+  /// alone; a crop's locator never runs it (a crop is the light already).
+  @Test func searchedWithVertical_runsForVerticalHeadsOnly_andNeverInACrop() throws {
+    let frame = carParkScene(housing: blownOutHousing(lit: .yellow, diameter: 16), x: 90, y: 30, seed: 1)
+    var search = Self.byPrior
+    search.searchedWith = .vertical
+    var finder = LampFinder()
+    finder.housings = search
+    finder.heads = .auto
+    #expect(finder.find(in: frame).isEmpty)
+    finder.heads = .vertical
+    #expect(finder.find(in: frame).map(\.color) == [.yellow])
+    let region = PixelRegion(x: 0, y: 0, width: frame.width, height: frame.height)
+    #expect(LitLampRegion(finder: finder).locate(in: frame, within: region) == [LocatedLight(box: region)])
+    // Ranked below the lamps, its light is as sure as the finder's least.
+    let sure = try #require(finder.find(in: frame).first).confidence
+    finder.housings?.ranksBelowLamps = true
+    #expect(sure > finder.minimumConfidence)
+    #expect(finder.find(in: frame).map(\.confidence) == [finder.minimumConfidence])
+  }
+
+  /// A frame larger than `longestSide` is searched halved, its light read back at full size.
+  @Test func longestSide_searchesALargeFrameHalved_andPlacesItsLightAtFullSize() throws {
+    let frame = carParkScene(
+      housing: blownOutHousing(lit: .green, diameter: 24), x: 180, y: 60, seed: 2, width: 400, height: 300)
+    var search = Self.byPrior
+    search.longestSide = 200
+    let light = try #require(search.find(in: frame))
+    #expect(light.color == .green)
+    let housing = blownOutHousing(lit: .green, diameter: 24)
+    #expect(abs(light.box.x + light.box.width / 2 - (180 + housing.width / 2)) <= 6)
+    #expect(abs(light.box.y + light.box.height / 2 - (60 + housing.height / 2)) <= 8)
+    #expect(light.box.width >= housing.width - 6)
+  }
+
+  /// Values out of range are refused, each with its name.
+  @Test func housingSearch_badValuesAreRefused() {
+    func problem(_ change: (inout HousingSearch) -> Void) -> String? {
+      var search = Self.byPrior
+      change(&search)
+      return search.problem
+    }
+    #expect(problem { $0.kept = -1 }?.contains("kept") == true)
+    #expect(problem { $0.limit = 0 }?.contains("limit") == true)
+    #expect(problem { $0.searchedWith = .horizontal }?.contains("searchedWith") == true)
+    #expect(
+      problem { $0.confirmation = HousingConfirmation(profile: "seed", least: 0.9) }?.contains("fitted")
+        == true)
+    #expect(
+      problem { $0.confirmation = HousingConfirmation(profile: "fitted", least: 2) }?.contains("least")
+        == true)
+    #expect(problem { $0.weights += [0] }?.contains("77") == true)
+    #expect(problem { $0.longestSide = 10 }?.contains("longestSide") == true)
+    #expect(problem { $0.kept = 0 } == nil)
   }
 
 }
