@@ -47,14 +47,17 @@ import argparse
 import csv
 import json
 import os
+import subprocess
 import sys
+import tempfile
 
 import numpy as np
 from PIL import Image
 from scipy import ndimage
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fit_lamp_evidence import expand, fit  # noqa: E402  (the same penalised logistic fit)
+import finder_heldout  # noqa: E402
+from fit_lamp_evidence import block_frames, expand, fit  # noqa: E402  (the same penalised logistic fit)
 
 NAMES = 11
 COLORS = {"red": 0, "yellow": 1, "green": 2}
@@ -169,10 +172,6 @@ def labelled_windows(folder, seed=0):
     return frames
 
 
-def block_of(names, blocks):
-    return {name: k * blocks // len(names) for k, name in enumerate(names)}
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("folders", nargs="+")
@@ -205,8 +204,10 @@ def main():
             if cached:
                 os.makedirs(args.cache, exist_ok=True)
                 np.savez(cached, frames=np.array(frames, dtype=object))
-        blocks = block_of([name for name, _, _ in frames], args.blocks) if args.blocks else {}
-        kept = [(m, y) for name, m, y in frames if not (args.blocks and blocks[name] == args.block)]
+        # The block left out is fit_lamp_evidence's (and finder_heldout's): the frames the
+        # held-out reading reads.
+        held = set(block_frames(folder, args.blocks, args.block)) if args.blocks else set()
+        kept = [(m, y) for name, m, y in frames if name not in held]
         m = np.concatenate([m for m, _ in kept])
         y = np.concatenate([y for _, y in kept])
         w = np.where(y == 1, 0.2 * (y == 0).sum() / max(y.sum(), 1), 1.0)
@@ -247,12 +248,6 @@ def main():
 
 
 def held_out(args):
-    import subprocess
-    import tempfile
-
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import finder_heldout  # noqa: E402
-
     if len(args.folders) != 1 or not args.networks or not args.blocks:
         sys.exit("--held-out reads one FOLDER, with --networks DIR and --blocks K")
     folder = args.folders[0]
