@@ -23,8 +23,7 @@ import TrafficLightKernels
 /// A search for lights of every camera rather than one (`default`'s, fitted to the shared
 /// boxed frames) reads every window (`kept` 0), through a model of the measurements and every
 /// product of two (`weights` of `quadraticTermCount`), keeps up to `limit` lights of an image
-/// (a window whose box holds a kept light's centre, or whose centre a kept light's box holds,
-/// is that light again), keeps only the windows a light network reads as their lit lamp's
+/// (a window whose box overlaps a kept light's is that light again), keeps only the windows a light network reads as their lit lamp's
 /// colour (`confirmation`), searches large frames halved (`longestSide`), runs where only
 /// vertical heads are looked for (`searchedWith`), and ranks its lights below the lamps'
 /// (`ranksBelowLamps`).
@@ -176,18 +175,25 @@ public struct HousingSearch: Sendable, Codable, Equatable {
   /// The model's log-odds for `measurements` (in the order of `names`): with
   /// `quadraticTermCount` weights, the products of two measurements follow them.
   public func score(_ measurements: [Double]) -> Double {
-    measurements.withUnsafeBufferPointer { score($0) }
+    measurements.withUnsafeBufferPointer { m in weights.withUnsafeBufferPointer { score(m, weights: $0) } }
   }
 
-  private func score(_ measurements: UnsafeBufferPointer<Double>) -> Double {
-    var sum = zip(weights, measurements).reduce(bias) { $0 + $1.0 * $1.1 }
-    guard weights.count == Self.quadraticTermCount else { return sum }
-    var k = measurements.count
-    for i in measurements.indices {
-      for j in i..<measurements.count {
-        sum += weights[k] * measurements[i] * measurements[j]
-        k += 1
+  /// `score` of `m`, the model's `weights` given as a buffer: each row's products summed
+  /// before its measurement multiplies them (the scan scores every window so, in place).
+  private func score(_ m: UnsafeBufferPointer<Double>, weights w: UnsafeBufferPointer<Double>) -> Double {
+    let count = Self.names.count
+    let quadratic = w.count == Self.quadraticTermCount
+    var sum = bias
+    var k = count
+    for i in 0..<count {
+      var row = w[i]
+      if quadratic {
+        for j in i..<count {
+          row += w[k] * m[j]
+          k += 1
+        }
       }
+      sum += row * m[i]
     }
     return sum
   }
@@ -217,10 +223,11 @@ public struct HousingSearch: Sendable, Codable, Equatable {
     let least = log(minimumConfidence / (1 - minimumConfidence))
     var scored: [(score: Double, window: HousingWindow)] = []
     if kept == 0 {
-      let model = VectorModel(self)
-      scan(searched) { _, window in
-        let score = model.score(window)
-        if score >= least { scored.append((score, window.window)) }
+      weights.withUnsafeBufferPointer { weights in
+        scan(searched) { _, window in
+          let logOdds = window.withMeasurements { self.score($0, weights: weights) }
+          if logOdds >= least { scored.append((logOdds, window.window)) }
+        }
       }
     } else {
       scored = windows(in: searched).map { (score($0.measurements), $0) }.filter { $0.score >= least }
@@ -354,44 +361,6 @@ public struct HousingSearch: Sendable, Codable, Equatable {
   }
 }
 
-/// A search's model scoring a window's measurements where the scan holds them (no array a
-/// window): `score` is `HousingSearch.score` of them, each row's products summed before its
-/// measurement multiplies them.
-private struct VectorModel {
-  let bias: Double
-  /// The weights as `HousingSearch.weights` orders them: the linear ones, then the products'
-  /// row by row (none for a linear model).
-  let weights: [Double]
-  let quadratic: Bool
-
-  init(_ search: HousingSearch) {
-    bias = search.bias
-    weights = search.weights
-    quadratic = search.weights.count == HousingSearch.quadraticTermCount
-  }
-
-  func score(_ window: MeasuredWindow) -> Double {
-    let count = HousingSearch.names.count
-    return window.withMeasurements { m in
-      weights.withUnsafeBufferPointer { w in
-        var sum = bias
-        var k = count
-        for i in 0..<count {
-          var row = w[i]
-          if quadratic {
-            for j in i..<count {
-              row += w[k] * m[j]
-              k += 1
-            }
-          }
-          sum += row * m[i]
-        }
-        return sum
-      }
-    }
-  }
-}
-
 /// A window as the scan measures it, its measurements in a tuple (the scan allocates nothing
 /// per window).
 package struct MeasuredWindow {
@@ -493,9 +462,10 @@ public struct HousingConfirmation: Sendable, Equatable, Codable {
     if let profile {
       reader = Self.builtIn(profile)
     } else {
-      reader = LightNetworkDecider(
-        network: try container.decode(LightNetwork.self, forKey: .network),
-        redVeto: try container.decodeIfPresent(Double.self, forKey: .redVeto) ?? 0.2)
+      // A veto left out is the decider's own default.
+      var decider = LightNetworkDecider(network: try container.decode(LightNetwork.self, forKey: .network))
+      decider.redVeto = try container.decodeIfPresent(Double.self, forKey: .redVeto) ?? decider.redVeto
+      reader = decider
     }
   }
 
