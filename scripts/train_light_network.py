@@ -49,6 +49,7 @@ import torch.nn.functional as F
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fit_lamp_evidence import block_frames  # noqa: E402
 from network_reading import CLASSES, MINIMUM, VETO, read  # noqa: E402
 
 WIDTH, HEIGHT, FLOOR = 24, 48, 64.0
@@ -158,10 +159,12 @@ def gradients(rng, count):
 class Example:
     """An image and its label, or a frame and a box to cut with a random margin."""
 
-    def __init__(self, state, image=None, frame=None, box=None, place=None):
+    def __init__(self, state, image=None, frame=None, box=None, place=None, source=None):
         self.state, self.image, self.frame, self.box = state, image, frame, box
         # Where in its folder's order the example lies, 0 to 1 (None: in every block's training).
         self.place = place
+        # The file of frames/cinta the example comes from (its crop, housing or window), if any.
+        self.source = source
 
     def sample(self, rng):
         if self.frame is None:
@@ -197,6 +200,8 @@ def gather(shared, rng):
         items = labelled_folder(os.path.join(datasets, f"{name}-crops"))
         groups[name] = [Example(state, image=load(path), place=k / len(items)) for k, (path, state) in enumerate(items)]
         tests[name] = items
+    for e, (path, _) in zip(groups["cinta"], tests["cinta"]):
+        e.source = os.path.basename(path).rsplit("_", 1)[0] + ".jpg"
     # Cinta's housings in their frames, each placed as the first crop cut from its frame.
     places = {}
     for k, (path, _) in enumerate(tests["cinta"]):
@@ -205,7 +210,8 @@ def gather(shared, rng):
     for name, lights in sorted(frame_boxes(cinta).items()):
         frame = load(os.path.join(cinta, "frames", name))
         for box, state in lights:
-            groups["cinta"].append(Example(state, frame=frame, box=box, place=places.get(os.path.splitext(name)[0])))
+            groups["cinta"].append(Example(state, frame=frame, box=box, place=places.get(os.path.splitext(name)[0]),
+                                           source=name))
     groups["cinta"] += [Example("unknown", image=p) for p in clear_patches(cinta, rng)]
     groups["sim"] += [Example("unknown", image=p) for p in clear_patches(os.path.join(shared, "frames", "sim"), rng)]
     groups["made-up"] = [Example("unknown", image=g) for g in gradients(rng, 60)]
@@ -323,8 +329,9 @@ def main():
     parser.add_argument("--no-final", action="store_true", help="measure only: train and write no profile")
     parser.add_argument("--cinta-blocks", metavar="DIR",
                         help="with --blocks N: write DIR/blockB.json for each B < N, a profile whose network is "
-                        "trained without cinta's block B (its crops and housings) and without cinta's clear "
-                        "patches (they come from every block's frames), for scripts/fit_housing_search.py --network")
+                        "trained without block B of frames/cinta (its frames in name order, as "
+                        "fit_housing_search.py's blocks: their crops and housings) and without cinta's "
+                        "clear patches (they come from every block's frames), for fit_housing_search.py --held-out")
     parser.add_argument("--epochs", type=int, default=60)
     parser.add_argument("--fixtures")
     parser.add_argument("--extra", nargs="*", default=[], help="labelled folders read by every model")
@@ -364,10 +371,13 @@ def main():
             report(f"{name} ({args.blocks} blocks)", items, answers[name])
     if args.blocks and args.cinta_blocks:
         os.makedirs(args.cinta_blocks, exist_ok=True)
-        kept = {name: [e for e in es if name != "cinta" or e.place is not None] for name, es in groups.items()}
+        # Cinta's block B is fit_housing_search.py's (and finder_heldout.py's): the frames of
+        # block B of frames/cinta in name order, whose crops and housings are left out.
+        kept = {name: [e for e in es if name != "cinta" or e.source is not None] for name, es in groups.items()}
         for block in range(args.blocks):
+            held = set(block_frames(os.path.join(args.shared, "frames", "cinta"), args.blocks, block))
             model = train([e for name, es in kept.items() for e in es
-                           if not (name == "cinta" and int(e.place * args.blocks) == block)], args.epochs, 1)
+                           if not (name == "cinta" and e.source in held)], args.epochs, 1)
             export(model, os.path.join(args.cinta_blocks, f"block{block}.json"))
     if args.no_final:
         return
