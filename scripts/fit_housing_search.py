@@ -24,21 +24,23 @@ are kept. The model: Newton's method on the penalised log-likelihood of the stan
 together, each folder weighing the same.
 
 Prints the fit as the JSON of a `housings` search (run for vertical heads, its lights ranked
-below the lamps'; frames searched
-halved while their longer side is over `--longest-side`, 320 by default; every window read,
-`kept` 0; at most `--limit` lights a frame, 8 by default; the least confidence `--least-confidence`, 0.9998 by default; each
-window confirmed by `fitted`'s network at `--confirm-least`, 0.97, or by the network of
-`--network`'s profile, inline). With `--profile`, writes that profile with its finder's
-housings replaced by the fit (`-o`). With `--blocks K --block I`, block I (the I-th of K
-contiguous runs of each folder's frames in name order) is left out of the fit. `--check`
-exits 1 unless PROFILE.json's finder holds this fit's weights (to 1e-3).
+below the lamps'; frames searched halved while their longer side is over `--longest-side`,
+320 by default; every window read, `kept` 0; at most `--limit` lights a frame, 8 by default;
+the least confidence `--least-confidence`, 0.999 by default; each window confirmed at
+`--confirm-least`, 0.95 by default, by the network of `--network`'s profile, inline, or by
+`fitted`'s without it). `default`'s network is `train_light_network.py SHARED OUT.json
+--housing-negatives`: `fitted`'s training and the windows this search finds away from every
+box (`search_negatives`). With `--profile`, writes that profile with its finder's housings
+replaced by the fit (`-o`), each list of numbers on one line. With `--blocks K --block I`,
+block I (the I-th of K contiguous runs of each folder's frames in name order) is left out of
+the fit. `--check` exits 1 unless PROFILE.json's finder holds this fit's weights (to 1e-3).
 
 With `--held-out BINARY --networks DIR` (one FOLDER), measures the search held out instead:
 for each of `--blocks` contiguous blocks, the fit to the other blocks, each window confirmed
-by DIR/blockB.json (`train_light_network.py --blocks K --cinta-blocks DIR`: a network trained
-without that block), in `--profile` (default `default`'s JSON) read by `BINARY evaluate
---orientation vertical` on the block's frames; prints the lights found and false lights per
-frame over all blocks.
+by DIR/blockB.json (`train_light_network.py --blocks K --cinta-blocks DIR
+[--housing-negatives]`: a network trained without that block's frames), in `--profile`
+(default `default`'s JSON) read by `BINARY evaluate --orientation vertical` on the block's
+frames; prints the lights found and false lights per frame over all blocks.
 
 Needs numpy, scipy and pillow.
 """
@@ -47,6 +49,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -172,14 +175,71 @@ def labelled_windows(folder, seed=0):
     return frames
 
 
+def readable_json(value):
+    """`value` as JSON indented by two, each list of numbers on one line (a network's weights
+    would otherwise take a line each)."""
+    text = json.dumps(value, indent=2)
+    return re.sub(r"\[\s*(-?[0-9][-0-9.eE+]*(?:,\s*-?[0-9][-0-9.eE+]*)*)\s*\]",
+                  lambda m: "[" + ", ".join(v.strip() for v in m.group(1).split(",")) + "]", text) + "\n"
+
+
+def halved(rgb):
+    """`rgb` averaged over 2x2 blocks (an odd last row or column dropped), as RGBImage.halved."""
+    h, w = rgb.shape[0] // 2 * 2, rgb.shape[1] // 2 * 2
+    return rgb[:h:2, :w:2] / 4 + rgb[1:h:2, :w:2] / 4 + rgb[:h:2, 1:w:2] / 4 + rgb[1:h:2, 1:w:2] / 4
+
+
+def shares_pixels(a, b):
+    """Whether boxes `a` and `b` (xmin, ymin, xmax, ymax) overlap."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def search_negatives(folder, housings, per_frame=12, least=0.9):
+    """Where `housings` (a profile's `housings` JSON) finds lights that are not there: per frame
+    of `folder`, name -> the boxes (xmin, ymin, xmax, ymax, in the frame's pixels, cut to it)
+    of up to `per_frame` windows at least `least` sure, none overlapping another (as
+    HousingSearch.lights keeps them, with no network), that share no pixel with a box: the
+    windows a network confirming the search must learn to refuse. A window on part of a light
+    is left out: it is no light's housing, but its pixels are a light's."""
+    weights, bias = np.array(housings["weights"]), housings["bias"]
+    boxes = frame_boxes(folder)
+    negatives = {}
+    for name in sorted(os.listdir(os.path.join(folder, "frames"))):
+        rgb = np.asarray(Image.open(os.path.join(folder, "frames", name)).convert("RGB")).astype(float)
+        height, width = rgb.shape[:2]
+        scale = 1
+        while housings.get("longestSide", 0) and max(rgb.shape[:2]) > housings["longestSide"]:
+            rgb, scale = halved(rgb), scale * 2
+        cx, cy, d, _, m, _ = windows(rgb)
+        score = expand(m) @ weights + bias
+        order = [k for k in np.argsort(-score, kind="stable") if score[k] >= np.log(least / (1 - least))]
+        x0, y0, x1, y1 = (v * scale for v in window_boxes(cx, cy, d))
+        kept, found = [], []
+        for k in order:
+            if len(kept) == per_frame:
+                break
+            window = (x0[k], y0[k], x1[k], y1[k])
+            if any(shares_pixels(window, other) for other in kept):
+                continue
+            kept.append(window)
+            if any(shares_pixels(window, box) for _, box in boxes.get(name, [])):
+                continue
+            cut = (max(0, round(window[0])), max(0, round(window[1])),
+                   min(width, round(window[2])), min(height, round(window[3])))
+            if cut[2] - cut[0] >= 4 and cut[3] - cut[1] >= 4:
+                found.append(tuple(int(v) for v in cut))
+        negatives[name] = found
+    return negatives
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("folders", nargs="+")
     parser.add_argument("--blocks", type=int, default=0)
     parser.add_argument("--block", type=int, default=0)
     parser.add_argument("--penalty", type=float, default=10.0)
-    parser.add_argument("--least-confidence", type=float, default=0.9998)
-    parser.add_argument("--confirm-least", type=float, default=0.97)
+    parser.add_argument("--least-confidence", type=float, default=0.999)
+    parser.add_argument("--confirm-least", type=float, default=0.95)
     parser.add_argument("--limit", type=int, default=8)
     parser.add_argument("--longest-side", type=int, default=320)
     parser.add_argument("--network", help="a profile JSON whose network confirms windows (default: fitted)")
@@ -243,8 +303,7 @@ def main():
             profile = json.load(handle)
         profile.setdefault("locator", {"kind": "litLamp"}).setdefault("finder", {})["housings"] = search
         with open(args.output or "/dev/stdout", "w") as handle:
-            json.dump(profile, handle, indent=2)
-            handle.write("\n")
+            handle.write(readable_json(profile))
 
 
 def held_out(args):

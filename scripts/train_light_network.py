@@ -3,7 +3,7 @@
 with each folder left out of its training.
 
     scripts/train_light_network.py SHARED OUT.json [--folds [--dump FILE]] [--blocks N [--cinta-blocks DIR]]
-                                   [--epochs N] [--fixtures FILE]
+                                   [--housing-negatives] [--epochs N] [--fixtures FILE]
 
 SHARED is the shared data folder (../shared). Writes the `fitted` profile, its network trained on
 every folder, to OUT.json (Sources/TrafficLight/Profiles/fitted.json is what it wrote; the
@@ -13,7 +13,10 @@ left-out folder reads (--dump writes each left-out image's class probabilities, 
 scripts/fusion_check.py), and with --blocks N it reads each of N contiguous blocks of every folder
 with a network trained on the rest: the held-out figures of CALIBRATION.md. --fixtures writes thumbnails of
 made-up images, and of a few shared crops with the scores PyTorch gives them, for the Swift
-tests (Tests/TrafficLightTests/Fixtures/light-network.json).
+tests (Tests/TrafficLightTests/Fixtures/light-network.json). With --housing-negatives it trains
+the network that confirms `default`'s housing search instead (scripts/fit_housing_search.py
+puts it in default.json): the same data and the windows that search finds in frames/cinta
+away from every box, as `unknown`.
 
 The network reads a light's thumbnail (`thumbnail` below, the same arithmetic as
 `LightThumbnail` in Swift): the light turned upright when it is wider than tall, averaged
@@ -192,8 +195,9 @@ class Example:
         return np.clip(pixels * gain, 0, 255).astype(np.uint8)
 
 
-def gather(shared, rng):
-    """Training examples by folder, and the crops each left-out folder is read on."""
+def gather(shared, rng, housing_negatives=None):
+    """Training examples by folder, and the crops each left-out folder is read on. With
+    `housing_negatives` (name -> boxes in frames/cinta), those boxes join cinta as `unknown`."""
     groups, tests = {}, {}
     datasets = os.path.join(shared, "datasets")
     for name in ["mit", "carpark", "sim", "cinta"]:
@@ -213,6 +217,11 @@ def gather(shared, rng):
             groups["cinta"].append(Example(state, frame=frame, box=box, place=places.get(os.path.splitext(name)[0]),
                                            source=name))
     groups["cinta"] += [Example("unknown", image=p) for p in clear_patches(cinta, rng)]
+    for name, boxes in sorted((housing_negatives or {}).items()):
+        frame = load(os.path.join(cinta, "frames", name))
+        place = places.get(os.path.splitext(name)[0])
+        groups["cinta"] += [Example("unknown", image=frame[y0:y1, x0:x1], place=place, source=name)
+                            for x0, y0, x1, y1 in boxes]
     groups["sim"] += [Example("unknown", image=p) for p in clear_patches(os.path.join(shared, "frames", "sim"), rng)]
     groups["made-up"] = [Example("unknown", image=g) for g in gradients(rng, 60)]
     return groups, tests
@@ -330,8 +339,12 @@ def main():
     parser.add_argument("--cinta-blocks", metavar="DIR",
                         help="with --blocks N: write DIR/blockB.json for each B < N, a profile whose network is "
                         "trained without block B of frames/cinta (its frames in name order, as "
-                        "fit_housing_search.py's blocks: their crops and housings) and without cinta's "
+                        "fit_housing_search.py's blocks: their crops, housings and windows) and without cinta's "
                         "clear patches (they come from every block's frames), for fit_housing_search.py --held-out")
+    parser.add_argument("--housing-negatives", action="store_true",
+                        help="train the network that confirms `default`'s housing search: add, as unknown, the "
+                        "windows that search finds away from every box of frames/cinta "
+                        "(fit_housing_search.search_negatives, with default.json's weights)")
     parser.add_argument("--epochs", type=int, default=60)
     parser.add_argument("--fixtures")
     parser.add_argument("--extra", nargs="*", default=[], help="labelled folders read by every model")
@@ -339,7 +352,15 @@ def main():
                         "(JSON of path: {state, p}) for scripts/fusion_check.py")
     args = parser.parse_args()
     torch.set_num_threads(2)
-    groups, tests = gather(args.shared, random.Random(1))
+    negatives = None
+    if args.housing_negatives:
+        from fit_housing_search import search_negatives
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, "..", "Sources", "TrafficLight", "Profiles", "default.json")) as f:
+            housings = json.load(f)["locator"]["finder"]["housings"]
+        negatives = search_negatives(os.path.join(args.shared, "frames", "cinta"), housings)
+        print(f"housing search negatives: {sum(len(b) for b in negatives.values())}", flush=True)
+    groups, tests = gather(args.shared, random.Random(1), negatives)
     extras = {e: labelled_folder(e) for e in args.extra}
     if args.folds:
         dumped = {}
@@ -372,7 +393,7 @@ def main():
     if args.blocks and args.cinta_blocks:
         os.makedirs(args.cinta_blocks, exist_ok=True)
         # Cinta's block B is fit_housing_search.py's (and finder_heldout.py's): the frames of
-        # block B of frames/cinta in name order, whose crops and housings are left out.
+        # block B of frames/cinta in name order, whose crops, housings and windows are left out.
         kept = {name: [e for e in es if name != "cinta" or e.source is not None] for name, es in groups.items()}
         for block in range(args.blocks):
             held = set(block_frames(os.path.join(args.shared, "frames", "cinta"), args.blocks, block))

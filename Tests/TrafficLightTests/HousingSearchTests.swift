@@ -99,15 +99,18 @@ import TrafficLightTestSupport
   }
 
   /// `default`'s housing search is every camera's: every window read through the products of
-  /// the measurements, several lights a frame, each confirmed by `fitted`'s network, and only
-  /// where the heads are known to run down.
+  /// the measurements, several lights a frame, each confirmed by a network of its own (trained
+  /// with the windows the search finds away from every light: not `fitted`'s), and only where
+  /// the heads are known to run down.
   @Test func default_searchesHousingsOfEveryCamera_whereHeadsAreVertical() throws {
     let housings = try #require((Profile.default.locator as? LitLampRegion)?.finder.housings)
     #expect(housings.kept == 0 && housings.limit > 1 && housings.searchedWith == .vertical)
     #expect(housings.ranksBelowLamps && housings.longestSide > 0)
     #expect(housings.weights.count == HousingSearch.quadraticTermCount)
-    #expect(
-      housings.confirmation == HousingConfirmation(profile: "fitted", least: housings.confirmation!.least))
+    let confirmation = try #require(housings.confirmation)
+    let reader = try #require(confirmation.reader)
+    #expect(confirmation.profile == nil)
+    #expect(reader.network != (try #require(Profile.fitted.decider as? LightNetworkDecider)).network)
     #expect(housings.problem == nil)
   }
 
