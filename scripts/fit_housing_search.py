@@ -27,7 +27,7 @@ Prints the fit as the JSON of a `housings` search (run for vertical heads, its l
 below the lamps'; frames searched halved while their longer side is over `--longest-side`,
 320 by default; every window read, `kept` 0; at most `--limit` lights a frame, 8 by default;
 the least confidence `--least-confidence`, 0.999 by default; each window confirmed at
-`--confirm-least`, 0.95 by default, by the network of `--network`'s profile, inline, or by
+`--confirm-least`, 0.99 by default, by the network of `--network`'s profile, inline, or by
 `fitted`'s without it). `default`'s network is `train_light_network.py SHARED OUT.json
 --housing-negatives`: `fitted`'s training and the windows this search finds away from every
 box (`search_negatives`). With `--profile`, writes that profile with its finder's housings
@@ -239,7 +239,7 @@ def main():
     parser.add_argument("--block", type=int, default=0)
     parser.add_argument("--penalty", type=float, default=10.0)
     parser.add_argument("--least-confidence", type=float, default=0.999)
-    parser.add_argument("--confirm-least", type=float, default=0.95)
+    parser.add_argument("--confirm-least", type=float, default=0.99)
     parser.add_argument("--limit", type=int, default=8)
     parser.add_argument("--longest-side", type=int, default=320)
     parser.add_argument("--network", help="a profile JSON whose network confirms windows (default: fitted)")

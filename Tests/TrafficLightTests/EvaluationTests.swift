@@ -471,7 +471,7 @@ struct NoLightCropsSharedFramesTests {
 struct FinderSharedFramesTests {
   @Test(arguments: [
     ("sim", Orientation.auto, 1178, 17), ("cinta", .auto, 173, 38), ("kr", .auto, 468, 120),
-    ("sim", .vertical, 1179, 11), ("cinta", .vertical, 190, 23),
+    ("sim", .vertical, 1179, 11), ("cinta", .vertical, 188, 21),
   ])
   func defaultFinder_findsTheSharedFramesLights_asCalibrationSays(
     folder: String, heads: Orientation, found: Int, falseLights: Int
