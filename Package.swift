@@ -53,7 +53,7 @@ let package = Package(
       path: "Tests/TrafficLightTestSupport"),
     .testTarget(
       name: "TrafficLightKernelsTests",
-      dependencies: ["TrafficLightKernels", "TrafficLight", "TrafficLightStudy"]),
+      dependencies: ["TrafficLightKernels", "TrafficLight", "TrafficLightStudy", "TrafficLightTestSupport"]),
     .testTarget(
       name: "TrafficLightTests",
       dependencies: ["TrafficLight", "TrafficLightKernels", "TrafficLightStudy", "TrafficLightTestSupport"],

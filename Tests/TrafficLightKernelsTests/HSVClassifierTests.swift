@@ -2,16 +2,20 @@ import Testing
 import TrafficLight  // SeededGenerator
 import TrafficLightKernels
 import TrafficLightStudy
+import TrafficLightTestSupport
 
 @Suite struct HSVClassifierTests {
   /// Every one of the 2^24 colours, once through the single-pixel call and once through the
   /// whole-image call (the vectorised loop) at each level this CPU runs, against the
-  /// Float64 reference.
-  @Test(arguments: [
-    HSVThresholds.seed,
-    HSVClassifierTests.wordFloors,
-    HSVClassifierTests.beyondSixteenBits,
-  ])
+  /// Float64 reference. Run optimised (CI's release pass): unoptimised, 50 million reference
+  /// classifications take two minutes of the README's test command.
+  @Test(
+    .enabled(if: TestBuild.optimised, "run by .ci/run's release pass: unoptimised it takes minutes"),
+    arguments: [
+      HSVThresholds.seed,
+      HSVClassifierTests.wordFloors,
+      HSVClassifierTests.beyondSixteenBits,
+    ])
   func classify_equalsFloat64ReferenceOnAllColours(thresholds: HSVThresholds) {
     let classifiers = KernelLevel.supported.map { HSVClassifier(thresholds: thresholds, level: $0) }
     let everyColour = everyColourImage()
@@ -37,19 +41,22 @@ import TrafficLightStudy
 
   /// Two classifiers at once give each one's own map, on every colour: pairs that share
   /// their hues (one pass, then each one's floors: the finder's bright and dim looks, and
-  /// per-colour floors that cross) and a pair that does not (two passes).
-  @Test(arguments: [
-    (LampFinder().thresholds, LampFinder().dimThresholds!),
-    (
-      HSVThresholds(
-        saturationFloor: 0.35, valueFloor: 0.4, green: HueRange(95.5, 200, saturationFloor: 0.125),
-        yellow: HueRange(20, 70), red: HueRange(330, 20, saturationFloor: 0.5)),
-      HSVThresholds(
-        saturationFloor: 0.2, valueFloor: 0.45, green: HueRange(95.5, 200), yellow: HueRange(20, 70),
-        red: HueRange(330, 20, saturationFloor: 0.1))
-    ),
-    (HSVThresholds.seed, LampFinder().thresholds),
-  ])
+  /// per-colour floors that cross) and a pair that does not (two passes). Run optimised, as
+  /// above; the random image below takes the same paths at every level in any build.
+  @Test(
+    .enabled(if: TestBuild.optimised, "run by .ci/run's release pass: unoptimised it takes a minute"),
+    arguments: [
+      (LampFinder().thresholds, LampFinder().dimThresholds!),
+      (
+        HSVThresholds(
+          saturationFloor: 0.35, valueFloor: 0.4, green: HueRange(95.5, 200, saturationFloor: 0.125),
+          yellow: HueRange(20, 70), red: HueRange(330, 20, saturationFloor: 0.5)),
+        HSVThresholds(
+          saturationFloor: 0.2, valueFloor: 0.45, green: HueRange(95.5, 200), yellow: HueRange(20, 70),
+          red: HueRange(330, 20, saturationFloor: 0.1))
+      ),
+      (HSVThresholds.seed, LampFinder().thresholds),
+    ])
   func classifyAlongside_givesEachClassifiersMap_OnAllColours(pair: (HSVThresholds, HSVThresholds)) {
     let everyColour = everyColourImage()
     let (first, second) = (HSVClassifier(thresholds: pair.0), HSVClassifier(thresholds: pair.1))

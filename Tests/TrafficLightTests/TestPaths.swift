@@ -19,13 +19,3 @@ enum TestPaths {
   static let sharedSequences = shared("sequences")
 
 }
-
-/// How the tests were built.
-enum TestBuild {
-  /// Whether the tests were compiled optimised (`swift test -c release`).
-  #if DEBUG
-    static let optimised = false
-  #else
-    static let optimised = true
-  #endif
-}
