@@ -11,7 +11,8 @@ network's form is `LightNetwork`'s, Sources/TrafficLight/Reading/LightNetwork.sw
 With --folds it first trains once per folder with that folder left out and prints how each
 left-out folder reads (--dump writes each left-out image's class probabilities, for
 scripts/fusion_check.py), and with --blocks N it reads each of N contiguous blocks of every folder
-with a network trained on the rest: the held-out figures of CALIBRATION.md. --fixtures writes thumbnails of
+(cinta's: the crops of each block of frames/cinta's frames in name order) with a network trained
+on the rest: the held-out figures of CALIBRATION.md. --fixtures writes thumbnails of
 made-up images, and of a few shared crops with the scores PyTorch gives them, for the Swift
 tests (Tests/TrafficLightTests/Fixtures/light-network.json). With --housing-negatives it trains
 the network that confirms `default`'s housing search instead (scripts/fit_housing_search.py
@@ -195,6 +196,11 @@ class Example:
         return np.clip(pixels * gain, 0, 255).astype(np.uint8)
 
 
+def crop_frame(path):
+    """The file of frames/cinta a cinta crop was cut from (cinta_0013_0.jpg: cinta_0013.jpg)."""
+    return os.path.basename(path).rsplit("_", 1)[0] + ".jpg"
+
+
 def gather(shared, rng, housing_negatives=None):
     """Training examples by folder, and the crops each left-out folder is read on. With
     `housing_negatives` (name -> boxes in frames/cinta), those boxes join cinta as `unknown`."""
@@ -204,24 +210,18 @@ def gather(shared, rng, housing_negatives=None):
         items = labelled_folder(os.path.join(datasets, f"{name}-crops"))
         groups[name] = [Example(state, image=load(path), place=k / len(items)) for k, (path, state) in enumerate(items)]
         tests[name] = items
+    # Cinta's examples are placed by their frame (`source`), not by the crops' order.
     for e, (path, _) in zip(groups["cinta"], tests["cinta"]):
-        e.source = os.path.basename(path).rsplit("_", 1)[0] + ".jpg"
-    # Cinta's housings in their frames, each placed as the first crop cut from its frame.
-    places = {}
-    for k, (path, _) in enumerate(tests["cinta"]):
-        places.setdefault(os.path.basename(path).rsplit("_", 1)[0], k / len(tests["cinta"]))
+        e.place, e.source = None, crop_frame(path)
     cinta = os.path.join(shared, "frames", "cinta")
     for name, lights in sorted(frame_boxes(cinta).items()):
         frame = load(os.path.join(cinta, "frames", name))
         for box, state in lights:
-            groups["cinta"].append(Example(state, frame=frame, box=box, place=places.get(os.path.splitext(name)[0]),
-                                           source=name))
+            groups["cinta"].append(Example(state, frame=frame, box=box, source=name))
     groups["cinta"] += [Example("unknown", image=p) for p in clear_patches(cinta, rng)]
     for name, boxes in sorted((housing_negatives or {}).items()):
         frame = load(os.path.join(cinta, "frames", name))
-        place = places.get(os.path.splitext(name)[0])
-        groups["cinta"] += [Example("unknown", image=frame[y0:y1, x0:x1], place=place, source=name)
-                            for x0, y0, x1, y1 in boxes]
+        groups["cinta"] += [Example("unknown", image=frame[y0:y1, x0:x1], source=name) for x0, y0, x1, y1 in boxes]
     groups["sim"] += [Example("unknown", image=p) for p in clear_patches(os.path.join(shared, "frames", "sim"), rng)]
     groups["made-up"] = [Example("unknown", image=g) for g in gradients(rng, 60)]
     return groups, tests
@@ -374,32 +374,40 @@ def main():
             with open(args.dump, "w") as f:
                 json.dump(dumped, f)
                 f.write("\n")
-    if args.blocks and not args.cinta_blocks:
-        # Each folder in `blocks` contiguous blocks of its order (labels.csv's, or red/,
-        # yellow/, green/, unknown/ in turn): block b of every folder read by a network
-        # trained on the other blocks, as `calibrate --folds` splits.
+    if args.blocks:
+        # Block B of cinta is the frames of block B of frames/cinta in name order (as
+        # fit_housing_search.py and finder_heldout.py cut it): their crops, housings and windows.
+        # Cinta's clear patches come from every block's frames, so no block's network has them.
+        # Block B of every other folder is the Bth contiguous block of its order (labels.csv's,
+        # or red/, yellow/, green/, unknown/ in turn), as `calibrate --folds` splits; the
+        # housing search's networks (--cinta-blocks), read on cinta's frames alone, keep them.
+        frames = os.path.join(args.shared, "frames", "cinta")
+        cinta_blocks = [set(block_frames(frames, args.blocks, b)) for b in range(args.blocks)]
+
+        def held(name, e, block):
+            if name == "cinta":
+                return e.source in cinta_blocks[block]
+            return not args.cinta_blocks and e.place is not None and int(e.place * args.blocks) == block
+
+        kept = {name: [e for e in es if name != "cinta" or e.source is not None] for name, es in groups.items()}
         answers = {name: [None] * len(items) for name, items in tests.items()}
+        if args.cinta_blocks:
+            os.makedirs(args.cinta_blocks, exist_ok=True)
         for block in range(args.blocks):
-            def held(place):
-                return place is not None and int(place * args.blocks) == block
-            model = train([e for es in groups.values() for e in es if not held(e.place)], args.epochs, 1)
+            model = train([e for name, es in kept.items() for e in es if not held(name, e, block)], args.epochs, 1)
+            if args.cinta_blocks:
+                export(model, os.path.join(args.cinta_blocks, f"block{block}.json"))
+                continue
             for name, items in tests.items():
-                chosen = [k for k in range(len(items)) if held(k / len(items))]
+                chosen = [k for k, (path, _) in enumerate(items)
+                          if (crop_frame(path) in cinta_blocks[block] if name == "cinta"
+                              else int(k / len(items) * args.blocks) == block)]
                 p = probabilities(model, [load(items[k][0]) for k in chosen])
                 for k, q in zip(chosen, p):
                     answers[name][k] = q
-        for name, items in tests.items():
-            report(f"{name} ({args.blocks} blocks)", items, answers[name])
-    if args.blocks and args.cinta_blocks:
-        os.makedirs(args.cinta_blocks, exist_ok=True)
-        # Cinta's block B is fit_housing_search.py's (and finder_heldout.py's): the frames of
-        # block B of frames/cinta in name order, whose crops, housings and windows are left out.
-        kept = {name: [e for e in es if name != "cinta" or e.source is not None] for name, es in groups.items()}
-        for block in range(args.blocks):
-            held = set(block_frames(os.path.join(args.shared, "frames", "cinta"), args.blocks, block))
-            model = train([e for name, es in kept.items() for e in es
-                           if not (name == "cinta" and e.source in held)], args.epochs, 1)
-            export(model, os.path.join(args.cinta_blocks, f"block{block}.json"))
+        if not args.cinta_blocks:
+            for name, items in tests.items():
+                report(f"{name} ({args.blocks} blocks)", items, answers[name])
     if args.no_final:
         return
     model = train([e for es in groups.values() for e in es], args.epochs, 1)
