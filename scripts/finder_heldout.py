@@ -3,7 +3,7 @@
 each block read by an evidence model fitted to the candidates of every other block.
 
     scripts/finder_heldout.py BINARY FOLDER[:HEADS]... [--blocks K] [--profile PROFILE.json]
-                              [--penalty P]
+                              [--penalty P] [--each-block]
 
 BINARY is a built `traffic-light`; each FOLDER holds frames/ and boxes.csv (as in shared/frames)
 and HEADS is the way of head its frames are read with (auto, vertical or horizontal; auto when
@@ -15,7 +15,8 @@ over those candidates with PROFILE's finder
 (profiles/untrained.json by default: the finder of `default`, its heads set by HEADS); then
 `BINARY evaluate --profile fold.json --orientation HEADS` on block I's frames of each folder.
 Prints, per folder, the lights found over all blocks, false lights per frame, red lights read
-green and the found lights' colours right. The folds search by lamps alone: PROFILE's housing
+green and the found lights' colours right (with --each-block, each block's lights found and
+false lights first). The folds search by lamps alone: PROFILE's housing
 search, fitted to the shared frames, is left out (scripts/fit_housing_search.py --held-out
 measures it held out). Needs numpy.
 """
@@ -73,6 +74,7 @@ def main():
     default_profile = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "profiles", "untrained.json")
     parser.add_argument("--profile", default=default_profile)
     parser.add_argument("--penalty", type=float, default=10.0)
+    parser.add_argument("--each-block", action="store_true", help="also print each block's lights found and false")
     args = parser.parse_args()
     if args.blocks < 2:
         sys.exit("--blocks must be at least 2")
@@ -114,6 +116,9 @@ def main():
                     text=True,
                 ).stdout
                 outcome = json.loads(report.splitlines()[0])
+                if args.each_block:
+                    print(f"{folder} ({heads} heads), block {block}: {outcome['found']} of {outcome['labelled']} "
+                          f"found, {outcome['falseLights']} false lights in {outcome['frames']} frames")
                 for key in TOTALS:
                     totals[(folder, heads)][key] += outcome[key]
 
