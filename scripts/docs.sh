@@ -3,16 +3,23 @@
 # package depends on nothing) into .build/docs/site, warnings as errors, and checks that every
 # public declaration of TrafficLight, TrafficLightKernels and TrafficLightStudy has a doc comment.
 #
-#   scripts/docs.sh            (about a minute; open .build/docs/site/index.html through a
-#                               web server, or read .build/docs/site/data/documentation)
+#   scripts/docs.sh            (seconds after `swift build` or `swift test`, which it reuses;
+#                               open .build/docs/site/index.html through a web server, or
+#                               read .build/docs/site/data/documentation)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 graphs=.build/docs/symbol-graphs
 site=.build/docs/site
 rm -rf "$graphs" "$site"
 mkdir -p "$graphs"
-swift build --build-path .build/docs --target TrafficLight \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" >/dev/null
+# The public symbols of the debug build (built first if it is not there), as SwiftPM extracts
+# them; the pages are those of TrafficLight and TrafficLightKernels, with their extensions.
+dumped="$(swift package dump-symbol-graph --minimum-access-level public | sed -n 's/^Files written to //p')"
+[ -f "$dumped/TrafficLight.symbols.json" ] || { echo "docs.sh: no symbol graph of TrafficLight" >&2; exit 1; }
+shopt -s nullglob
+cp "$dumped"/TrafficLight.symbols.json "$dumped"/TrafficLight@*.symbols.json \
+  "$dumped"/TrafficLightKernels.symbols.json "$dumped"/TrafficLightKernels@*.symbols.json "$graphs"/
+shopt -u nullglob
 docc convert --additional-symbol-graph-dir "$graphs" --output-path "$site" --warnings-as-errors \
   --fallback-display-name TrafficLight --fallback-bundle-identifier org.traffic-light.TrafficLight \
   --fallback-bundle-version 1.0
