@@ -189,11 +189,6 @@ def halved(rgb):
     return rgb[:h:2, :w:2] / 4 + rgb[1:h:2, :w:2] / 4 + rgb[:h:2, 1:w:2] / 4 + rgb[1:h:2, 1:w:2] / 4
 
 
-def shares_pixels(a, b):
-    """Whether boxes `a` and `b` (xmin, ymin, xmax, ymax) overlap."""
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
 def search_negatives(folder, housings, per_frame=12, least=0.9):
     """Where `housings` (a profile's `housings` JSON) finds lights that are not there: per frame
     of `folder`, name -> the boxes (xmin, ymin, xmax, ymax, in the frame's pixels, cut to it)
@@ -219,10 +214,10 @@ def search_negatives(folder, housings, per_frame=12, least=0.9):
             if len(kept) == per_frame:
                 break
             window = (x0[k], y0[k], x1[k], y1[k])
-            if any(shares_pixels(window, other) for other in kept):
+            if any(overlap(other, *window) > 0 for other in kept):
                 continue
             kept.append(window)
-            if any(shares_pixels(window, box) for _, box in boxes.get(name, [])):
+            if any(overlap(box, *window) > 0 for _, box in boxes.get(name, [])):
                 continue
             cut = (max(0, round(window[0])), max(0, round(window[1])),
                    min(width, round(window[2])), min(height, round(window[3])))
