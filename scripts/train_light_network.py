@@ -399,9 +399,8 @@ def main():
                 export(model, os.path.join(args.cinta_blocks, f"block{block}.json"))
                 continue
             for name, items in tests.items():
-                chosen = [k for k, (path, _) in enumerate(items)
-                          if (crop_frame(path) in cinta_blocks[block] if name == "cinta"
-                              else int(k / len(items) * args.blocks) == block)]
+                # A folder's first examples are its crops, in `items`' order.
+                chosen = [k for k in range(len(items)) if held(name, groups[name][k], block)]
                 p = probabilities(model, [load(items[k][0]) for k in chosen])
                 for k, q in zip(chosen, p):
                     answers[name][k] = q
