@@ -9,7 +9,8 @@ Usage:
 The model is a logistic regression of the `litLamp` column (1 when the candidate's light finds
 a labelled box of its colour) on the measurement columns and every product of two of them (a
 measurement with itself included; `expand`), with an L2 penalty on the weights of the
-standardised terms (`--penalty`, 10 by default) and each folder weighing the same. Prints the
+standardised terms (`--penalty`, 10 by default) and each folder weighing the same. The yellow
+indicator's terms are left out (REFERENCE_COLOUR: the colours are one-hot). Prints the
 bias and weights in the order of the terms (as JSON, LampEvidence's form). With `--profile`, writes that profile with the finder's evidence replaced by the fit
 (`-o`), for `traffic-light evaluate --profile OUT.json` on a folder left out of the fit.
 Needs numpy only.
@@ -25,8 +26,18 @@ import numpy as np
 
 FIRST_MEASUREMENT = "red"
 
+# The colour columns (red, yellow, green) are one-hot, so one of them and its products are
+# sums of the others' and the intercept. The model leaves yellow's out (reference coding):
+# its weights are 0, and a yellow lamp is one that is neither red nor green. Which colour is
+# left out changes only where the penalty falls; leaving out yellow, which the shared frames
+# have fewest lit lamps of, read kr's held-out blocks best (CALIBRATION.md, "The lamp
+# evidence model").
+REFERENCE_COLOUR = "yellow"
+
 
 def load(path):
+    """The candidates of an `evaluate --candidates` CSV: (measurement names, folders, paths,
+    litLamp labels, measurements), with the reference colour's column at 0."""
     with open(path, newline="") as handle:
         rows = list(csv.reader(handle))
     header, rows = rows[0], rows[1:]
@@ -35,7 +46,9 @@ def load(path):
     paths = np.array([row[1] for row in rows])
     labels = np.array([float(row[header.index("litLamp")]) for row in rows])
     values = np.array([[float(v) for v in row[start:]] for row in rows])
-    return header[start:], folders, paths, labels, values
+    names = header[start:]
+    values[:, names.index(REFERENCE_COLOUR)] = 0
+    return names, folders, paths, labels, values
 
 
 def in_block(folders, paths, blocks, block):

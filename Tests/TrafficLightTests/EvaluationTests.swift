@@ -470,8 +470,8 @@ struct NoLightCropsSharedFramesTests {
   .enabled(if: TestBuild.optimised, "run by .ci/run's release pass: unoptimised it takes minutes"))
 struct FinderSharedFramesTests {
   @Test(arguments: [
-    ("sim", Orientation.auto, 1178, 17), ("cinta", .auto, 173, 38), ("kr", .auto, 468, 120),
-    ("sim", .vertical, 1179, 11), ("cinta", .vertical, 188, 21),
+    ("sim", Orientation.auto, 1178, 16), ("cinta", .auto, 173, 36), ("kr", .auto, 467, 118),
+    ("sim", .vertical, 1177, 11), ("cinta", .vertical, 189, 19),
   ])
   func defaultFinder_findsTheSharedFramesLights_asCalibrationSays(
     folder: String, heads: Orientation, found: Int, falseLights: Int

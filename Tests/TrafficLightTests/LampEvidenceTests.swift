@@ -27,6 +27,25 @@ import TrafficLightTestSupport
     #expect(LampEvidence.fitted.problem == nil)
   }
 
+  /// The colours are one-hot, so the fit leaves yellow's column out (reference coding,
+  /// `scripts/fit_lamp_evidence.py`): the fitted model scores a yellow candidate as one that is
+  /// neither red nor green, and red and green by weights of their own.
+  @Test func fitted_leavesOutYellowsTerms_andReadsRedAndGreenByTheirOwn() {
+    let yellow = LampMeasurements.names.firstIndex(of: "yellow")!
+    let yellowTerms = [yellow] + (0..<count).map { productTerm(min($0, yellow), max($0, yellow)) }
+    #expect(Set(yellowTerms).count == 20)
+    #expect(yellowTerms.allSatisfy { LampEvidence.fitted.weights[$0] == 0 })
+    for colour in ["red", "green"] {
+      let index = LampMeasurements.names.firstIndex(of: colour)!
+      #expect(LampEvidence.fitted.weights[index] != 0, "\(colour)")
+    }
+    var values = (0..<count).map { 0.1 + Double($0) / 40 }
+    values[0...2] = [0, 1, 0]
+    let asYellow = LampEvidence.fitted.confidence(of: LampMeasurements(values: values))
+    values[yellow] = 0
+    #expect(LampEvidence.fitted.confidence(of: LampMeasurements(values: values)) == asYellow)
+  }
+
   @Test func confidence_isTheLogisticOfTheTerms_inRowOrder() {
     var values = [Double](repeating: 0, count: count)
     values[8] = 0.5  // unlitValueMax

@@ -124,7 +124,8 @@ public struct LampEvidence: Sendable, Codable, Equatable {
 
   /// The model fitted to the shared frames (CALIBRATION.md): `scripts/fit_lamp_evidence.py`
   /// wrote its JSON, `Sources/TrafficLight/Profiles/lamp-evidence.json`, compiled into the
-  /// library.
+  /// library. The colours are one-hot, so its yellow terms are 0 (the fit leaves them out): a
+  /// yellow lamp is scored as one neither red nor green.
   public static let fitted: LampEvidence = {
     do {
       let model = try JSONDecoder().decode(LampEvidence.self, from: Data(PackageResources.lamp_evidence_json))
