@@ -46,7 +46,6 @@ Needs numpy, scipy and pillow.
 """
 
 import argparse
-import csv
 import json
 import os
 import re
@@ -60,7 +59,7 @@ from scipy import ndimage
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import finder_heldout  # noqa: E402
-from fit_lamp_evidence import block_frames, expand, fit  # noqa: E402  (the same penalised logistic fit)
+from fit_lamp_evidence import block_frames, expand, fit, frame_boxes  # noqa: E402  (the same penalised logistic fit)
 
 NAMES = 11
 COLORS = {"red": 0, "yellow": 1, "green": 2}
@@ -132,17 +131,6 @@ def overlap(box, x0, y0, x1, y1):
     iy = np.maximum(0, np.minimum(box[3], y1) - np.maximum(box[1], y0))
     inter = ix * iy
     return inter / ((box[2] - box[0]) * (box[3] - box[1]) + (x1 - x0) * (y1 - y0) - inter)
-
-
-def frame_boxes(folder):
-    boxes = {}
-    with open(os.path.join(folder, "boxes.csv"), newline="") as handle:
-        for row in csv.DictReader(handle):
-            box = tuple(int(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-            # Lamp-box folders (frames/kr) name the lamp's colour `lamp`: their boxes give no
-            # housing to match, only places no window may be a negative at.
-            boxes.setdefault(row["file"], []).append((row.get("state") or row.get("lamp"), box))
-    return boxes
 
 
 def labelled_windows(folder, seed=0):

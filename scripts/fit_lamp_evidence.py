@@ -69,6 +69,17 @@ def block_frames(folder, blocks, block):
     return frames[len(frames) * block // blocks : len(frames) * (block + 1) // blocks]
 
 
+def frame_boxes(folder):
+    """The boxes of FOLDER/boxes.csv by frame: {file: [(state, (xmin, ymin, xmax, ymax))]}.
+    Lamp-box folders (frames/kr) give the lamp's colour in a `lamp` column instead of `state`."""
+    boxes = {}
+    with open(os.path.join(folder, "boxes.csv"), newline="") as handle:
+        for row in csv.DictReader(handle):
+            box = tuple(int(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            boxes.setdefault(row["file"], []).append((row.get("state") or row.get("lamp"), box))
+    return boxes
+
+
 def expand(values):
     """The model's terms: the measurements, then m[i] * m[j] for i <= j in row order."""
     count = values.shape[1]

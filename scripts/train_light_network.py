@@ -53,7 +53,7 @@ import torch.nn.functional as F
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fit_lamp_evidence import block_frames  # noqa: E402
+from fit_lamp_evidence import block_frames, frame_boxes  # noqa: E402
 from network_reading import CLASSES, MINIMUM, VETO, read  # noqa: E402
 
 WIDTH, HEIGHT, FLOOR = 24, 48, 64.0
@@ -117,15 +117,6 @@ def labelled_folder(folder):
     return items
 
 
-def frame_boxes(folder):
-    boxes = {}
-    with open(os.path.join(folder, "boxes.csv"), newline="") as f:
-        for row in csv.DictReader(f):
-            box = tuple(int(row[k]) for k in ["xmin", "ymin", "xmax", "ymax"])
-            boxes.setdefault(row["file"], []).append((box, row["state"]))
-    return boxes
-
-
 def clear_patches(folder, rng, per_frame=2):
     """Patches the size of a light, 4 pixels clear of every box, from frames not cut by
     no_light_crops.py."""
@@ -137,14 +128,14 @@ def clear_patches(folder, rng, per_frame=2):
         image = load(os.path.join(folder, "frames", name))
         height, width = image.shape[:2]
         for _ in range(per_frame):
-            (light, _) = rng.choice(boxes[name])
+            (_, light) = rng.choice(boxes[name])
             w, h = max(12, light[2] - light[0]), max(30, light[3] - light[1])
             if w >= width or h >= height:
                 continue
             for _ in range(50):
                 x, y = rng.randint(0, width - w), rng.randint(0, height - h)
                 if all(x + w <= b[0] - 4 or x >= b[2] + 4 or y + h <= b[1] - 4 or y >= b[3] + 4
-                       for b, _ in boxes[name]):
+                       for _, b in boxes[name]):
                     patches.append(image[y:y + h, x:x + w])
                     break
     return patches
@@ -216,7 +207,7 @@ def gather(shared, rng, housing_negatives=None):
     cinta = os.path.join(shared, "frames", "cinta")
     for name, lights in sorted(frame_boxes(cinta).items()):
         frame = load(os.path.join(cinta, "frames", name))
-        for box, state in lights:
+        for state, box in lights:
             groups["cinta"].append(Example(state, frame=frame, box=box, source=name))
     groups["cinta"] += [Example("unknown", image=p) for p in clear_patches(cinta, rng)]
     for name, boxes in sorted((housing_negatives or {}).items()):
