@@ -15,6 +15,9 @@ import TrafficLightTestSupport
     return LampEvidence(bias: bias, weights: all)
   }
 
+  /// The index of the measurement `name` in `LampMeasurements.names`.
+  private func index(of name: String) -> Int { LampMeasurements.names.firstIndex(of: name)! }
+
   /// The index of the product term m[i] * m[j], i <= j (after the count linear terms).
   private func productTerm(_ i: Int, _ j: Int) -> Int {
     count + (0..<i).reduce(0) { $0 + (count - $1) } + (j - i)
@@ -31,16 +34,15 @@ import TrafficLightTestSupport
   /// `scripts/fit_lamp_evidence.py`): the fitted model scores a yellow candidate as one that is
   /// neither red nor green, and red and green by weights of their own.
   @Test func fitted_leavesOutYellowsTerms_andReadsRedAndGreenByTheirOwn() {
-    let yellow = LampMeasurements.names.firstIndex(of: "yellow")!
+    let (red, yellow, green) = (index(of: "red"), index(of: "yellow"), index(of: "green"))
     let yellowTerms = [yellow] + (0..<count).map { productTerm(min($0, yellow), max($0, yellow)) }
     #expect(Set(yellowTerms).count == 20)
     #expect(yellowTerms.allSatisfy { LampEvidence.fitted.weights[$0] == 0 })
-    for colour in ["red", "green"] {
-      let index = LampMeasurements.names.firstIndex(of: colour)!
-      #expect(LampEvidence.fitted.weights[index] != 0, "\(colour)")
-    }
+    #expect(LampEvidence.fitted.weights[red] != 0 && LampEvidence.fitted.weights[green] != 0)
     var values = (0..<count).map { 0.1 + Double($0) / 40 }
-    values[0...2] = [0, 1, 0]
+    values[red] = 0
+    values[yellow] = 1
+    values[green] = 0
     let asYellow = LampEvidence.fitted.confidence(of: LampMeasurements(values: values))
     values[yellow] = 0
     #expect(LampEvidence.fitted.confidence(of: LampMeasurements(values: values)) == asYellow)
