@@ -17,10 +17,11 @@ its lit crops read as their colour, red lights read green, and dark lights read 
 the cascade alone, the network alone (its own red veto and 0.5 floor, as `LightNetworkDecider`
 with `fitted`'s `minimumConfidence`), the cascade with the network's answer where the cascade
 names no colour, the reverse, and `default`'s way: the cascade where it names a colour at least
-B sure (default.json's `readsBelow` unless given), else the network's other colour where at
-least S of the crop's pixels (default.json's `leastShare` unless given) are of it under the
-fold's thresholds (the classifier's rules, mirrored here on the unblurred crop; the network's
-green does not stand against the cascade's red evidence), else the cascade's.
+B sure (default.json's `readsBelow` unless given), else the network's red or yellow at least B
+sure where the cascade names no colour, else the network's other colour where at least S of
+the crop's pixels (default.json's `leastShare` unless given) are of it under the fold's
+thresholds (the classifier's rules, mirrored here on the unblurred crop; the network's green
+does not stand against the cascade's red evidence), else the cascade's.
 
 Needs: pip install numpy pillow
 """
@@ -92,15 +93,20 @@ def pixel_classes(path, thresholds):
 RED_VETOES = ("redVetoesGreen", "litRedLamp", "redEvidence")
 
 
-def fallback_reading(path, cascade, confidence, decided_by, network, thresholds, least_share, reads_below):
+def fallback_reading(path, cascade, confidence, decided_by, network, network_confidence, thresholds,
+                     least_share, reads_below):
     """`default`'s reading with its fallback (NetworkFallback): the cascade's colour where it
-    names one at least `reads_below` sure; else the network's other colour where at least
-    `least_share` of the crop's pixels are of it (green not where red evidence made the
-    cascade's `unknown`, and `unknown` against the cascade's red); else the cascade's."""
+    names one at least `reads_below` sure; else the network's red or yellow where the cascade
+    names no colour and the network is at least `reads_below` sure (`network_confidence`, its
+    colour's probability); else the network's other colour where at least `least_share` of
+    the crop's pixels are of it (green not where red evidence made the cascade's `unknown`,
+    and `unknown` against the cascade's red); else the cascade's."""
     if (cascade != "unknown" and confidence >= reads_below) or network in ("unknown", cascade):
         return cascade
     if network == "green" and decided_by in RED_VETOES:
         return cascade
+    if cascade == "unknown" and network != "green" and network_confidence >= reads_below:
+        return network
     classes = pixel_classes(path, thresholds)
     shown = np.count_nonzero(classes == network)
     if shown == 0 or shown < least_share * classes.size:
@@ -136,7 +142,8 @@ def main():
             cascade, thresholds = cascade_readings(args.tool, args.shared, left, work)
             rules = dict(RULES)
             rules["default (network shown)"] = lambda c, n, path: fallback_reading(
-                path, c, cascade[path][1], cascade[path][2], n, thresholds, least_share, reads_below)
+                path, c, cascade[path][1], cascade[path][2], n, max(network[path]["p"]), thresholds, least_share,
+                reads_below)
             missing = [path for path in cascade if path not in network]
             if missing:
                 sys.exit(f"{missing[0]}: not in {args.network} (dumped from another shared folder?)")

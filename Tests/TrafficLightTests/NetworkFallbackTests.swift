@@ -5,16 +5,18 @@ import TrafficLightTestSupport
 
 @testable import TrafficLight
 
-/// `fitted` with a readout that names `color` whatever the light (every weight 0, the class's
-/// bias far above the others').
-func readerNaming(_ color: SignalColor) -> Profile {
+/// `fitted` with a readout that names `color` whatever the light, `sure` probable (every
+/// weight 0, the class's bias above the other three's 0 by log(3 sure / (1 - sure)); nil:
+/// 10, near certain).
+func readerNaming(_ color: SignalColor, sure: Double? = nil) -> Profile {
   var reader = Profile.fitted
   var decider = reader.decider as! LightNetworkDecider
   let classes = decider.network.classes
   let features = decider.network.featureCount
+  let lead = sure.map { Float(log(3 * $0 / (1 - $0))) } ?? 10
   decider.network.readout = LightNetwork.Readout(
     weights: classes.map { _ in [Float](repeating: 0, count: features) },
-    bias: classes.map { $0 == color ? 10 : 0 })
+    bias: classes.map { $0 == color ? lead : 0 })
   reader.decider = decider
   return reader
 }
@@ -33,9 +35,11 @@ func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBImage {
   let classifier = HSVClassifier(thresholds: Profile.default.thresholds)
   let unknown = LightDecision(samples: [], counts: ColorCounts(), color: .unknown)
 
-  /// The network's colour stands only where at least `leastShare` of the region's pixels
-  /// are of it as the profile's thresholds class them (0.002 of 800 pixels: 1.6).
-  @Test func theNetworksColour_standsOnlyWhereTheRegionShowsIt() {
+  /// In place of no colour, the network's green stands only where at least `leastShare` of
+  /// the region's pixels are green as the profile's thresholds class them (0.002 of 800
+  /// pixels: 1.6); its red and yellow stand whatever the pixels show (`readsBelow` 0: any
+  /// sureness is enough).
+  @Test func theNetworksGreen_standsOnlyWhereTheRegionShowsIt_redAndYellowOnTheirOwn() {
     let green = readerNaming(.green)
     func read(_ image: RGBImage, after first: LightDecision? = nil, by reader: Profile) -> LightDecision {
       fallback.decide(after: first ?? unknown, region: image, reader: reader, classifier: classifier)
@@ -47,10 +51,17 @@ func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBImage {
     #expect(read(greyImage(with: 0, of: (0, 200, 0)), by: green).color == .unknown)
     // Green pixels too dull for the thresholds' saturation floor are not green.
     #expect(read(greyImage(with: 40, of: (80, 100, 80)), by: green).color == .unknown)
-    // Red pixels do not let the network name green, nor green ones red.
+    // Red pixels do not let the network name green.
     #expect(read(greyImage(with: 40, of: (220, 20, 20)), by: green).color == .unknown)
-    #expect(read(greyImage(with: 40, of: (0, 200, 0)), by: readerNaming(.red)).color == .unknown)
-    #expect(read(greyImage(with: 40, of: (220, 20, 20)), by: readerNaming(.red)).color == .red)
+    // Red and yellow fill a reading of no colour on the network's word: no pixels of theirs
+    // are asked for (a dim lamp shows none), and neither is a red read as green.
+    for color in [SignalColor.red, .yellow] {
+      for image in [greyImage(with: 0, of: (0, 0, 0)), greyImage(with: 40, of: (0, 200, 0))] {
+        let filled = read(image, by: readerNaming(color))
+        #expect(filled.color == color)
+        #expect(filled.decidedBy == LightNetworkDecider.decidedBy)
+      }
+    }
     // A colour the first reading named stands; the network is not asked.
     let red = LightDecision(samples: [], counts: ColorCounts(), color: .red)
     #expect(read(greyImage(with: 40, of: (0, 200, 0)), after: red, by: green) == red)
@@ -81,7 +92,20 @@ func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBImage {
     #expect(read(first(.yellow, 0.7), by: green) == first(.yellow, 0.7))
     #expect(read(first(.yellow, 0.95), by: green) == first(.yellow, 0.95))
     // Not shown in the region, or the same colour, or no colour: the first reading stands.
+    // In place of a colour named, red and yellow too need pixels of theirs.
     #expect(read(first(.yellow, 0.5), by: green, lit: 1) == first(.yellow, 0.5))
+    #expect(read(first(.yellow, 0.5), by: readerNaming(.red)) == first(.yellow, 0.5))
+    #expect(read(first(.red, 0.5), by: readerNaming(.yellow)) == first(.red, 0.5))
+    // In place of no colour, red and yellow need no pixels where the network is at least
+    // `readsBelow` sure; less sure, they need them as any colour does.
+    for color in [SignalColor.red, .yellow] {
+      #expect(read(unknown, by: readerNaming(color, sure: 0.75)).color == color)
+      #expect(read(unknown, by: readerNaming(color, sure: 0.6)) == unknown)
+    }
+    let unsureRed = fallback.decide(
+      after: unknown, region: greyImage(with: 40, of: (220, 20, 20)), reader: readerNaming(.red, sure: 0.6),
+      classifier: classifier)
+    #expect(unsureRed.color == .red)
     #expect(read(first(.green, 0.5), by: green) == first(.green, 0.5))
     #expect(read(first(.yellow, 0.5), by: readerNaming(.unknown)) == first(.yellow, 0.5))
     // Green against red: neither.
@@ -108,7 +132,8 @@ func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBImage {
 
   /// The fallback classifies the region first and has the network read it only where some
   /// colour could stand; its answers are those of the plain order: the network's reading,
-  /// then the region's share of its colour, then red evidence.
+  /// then red evidence against its green, then red or yellow in place of no colour, then the
+  /// region's share of its colour, then the first reading's red against its green.
   @Test func classifyingFirst_answersAsThePlainOrder() {
     let fallback = NetworkFallback(leastShare: 0.002, readsBelow: 0.7)
     func plain(_ decision: LightDecision, _ region: RGBImage, _ reader: Profile) -> LightDecision {
@@ -117,6 +142,7 @@ func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBImage {
         pixelsOf: PixelRegion(x: 0, y: 0, width: region.width, height: region.height), in: region)
       guard second.color != .unknown, second.color != decision.color else { return decision }
       if second.color == .green && RedEvidence(behind: decision) != nil { return decision }
+      if decision.color == .unknown && second.color != .green && second.confidence >= 0.7 { return second }
       let shown = classifier.classify(region).classes.filter { $0 == PixelClass(second.color) }.count
       guard shown > 0, Double(shown) >= 0.002 * Double(region.width * region.height) else { return decision }
       guard decision.color == .red, second.color == .green else { return second }
@@ -152,7 +178,10 @@ func greyImage(with lit: Int, of color: (UInt8, UInt8, UInt8)) -> RGBImage {
         [0.5, 0.9].map { LightDecision(samples: [], counts: counts, color: color, confidence: $0) }
       }
     var replaced = 0
-    for reader in SignalColor.allCases.map(readerNaming) {
+    let readers =
+      SignalColor.allCases.map { readerNaming($0) }
+      + [SignalColor.red, .yellow].map { readerNaming($0, sure: 0.6) }
+    for reader in readers {
       for first in firsts {
         for image in regions {
           let answer = fallback.decide(after: first, region: image, reader: reader, classifier: classifier)

@@ -2,16 +2,22 @@ import TrafficLightKernels
 
 /// A second reading of a light where a profile that reads points names no colour, or names
 /// one less than `readsBelow` sure: a built-in profile that reads pixels (`fitted`, the light
-/// network) reads the region read (a crop, a box), and its colour stands in place of the
-/// first reading's only where the region shows pixels of that colour, as the first profile's
-/// thresholds class them, unblurred: at least `leastShare` of its pixels. The network's green
-/// does not stand against the first reading's red evidence: where that reading names red the
-/// answer is `unknown` (a light the two see as red and green is not one to trust), and where
-/// red evidence made it `unknown` it stays so.
+/// network) reads the region read (a crop, a box). Where the first reading names no colour,
+/// the network's red or yellow at least `readsBelow` sure stands on its own; any colour of
+/// the network's stands where the region shows pixels of that colour, as the first profile's
+/// thresholds class them, unblurred: at least `leastShare` of its pixels. The network's
+/// green does not stand against the first reading's red evidence: where that reading names
+/// red the answer is `unknown` (a light the two see as red and green is not one to trust),
+/// and where red evidence made it `unknown` it stays so.
 ///
 /// The network reads a light by its shape and the lit lamp's place as well as its colour;
 /// on a camera it was not trained on, that reads some red lights green (a right-hand red
-/// lamp, a pink one). The cascade's own hue ranges keep it to colours the light shows.
+/// lamp, a pink one). The cascade's own hue ranges keep its green to lights that show green,
+/// and keep it from overturning a colour the cascade named on a light that does not show its
+/// own. Red or yellow in place of no colour risks no red read as green, and asks nothing of
+/// the pixels where the network is as sure as a first reading must be not to be read again:
+/// a distant or dulled lamp shows none of the thresholds' colour, and the network still
+/// reads it by its shape and place (CALIBRATION.md, "`default`'s network fallback").
 ///
 /// JSON (a profile's `networkFallback`): `{"profile": "fitted", "leastShare": 0.002,
 /// "readsBelow": 0.7}`; `readsBelow` left out is 0 (the network reads only where the first
@@ -66,34 +72,41 @@ public struct NetworkFallback: Sendable, Equatable, Codable {
   }
 
   /// `decision` where it names a colour at least `readsBelow` sure; else `reader`'s
-  /// decision of `region` (the pixels read, whole) where it names another colour and at
-  /// least `leastShare` of the region's pixels are of that colour as `classifier` classes
-  /// them; else `decision`. Green never stands against red evidence (`RedEvidence`): where
-  /// red evidence made `decision` `unknown` it stays so, and where `decision` is red the
-  /// answer is `unknown` (`RedEvidence.anotherReading`, `decision`'s points kept).
+  /// decision of `region` (the pixels read, whole) where it names another colour that
+  /// stands: red or yellow at least `readsBelow` sure where `decision` is `unknown`, or a
+  /// colour of which at least `leastShare` of the region's pixels are as `classifier`
+  /// classes them; else `decision`. Green never stands against red evidence
+  /// (`RedEvidence`): where red evidence made `decision` `unknown` it stays so, and where
+  /// `decision` is red the answer is `unknown` (`RedEvidence.anotherReading`, `decision`'s
+  /// points kept).
   ///
   /// The region is classified first, and `reader` reads it only where some colour could
-  /// stand: a region that shows no other colour costs no network reading.
+  /// stand: a region that names a colour and shows no other costs no network reading.
   func decide(
     after decision: LightDecision, region: RGBImage, reader: Profile, classifier: HSVClassifier
   ) -> LightDecision {
     guard decision.color == .unknown || decision.confidence < readsBelow, region.width > 0, region.height > 0
     else { return decision }
     // The colours that could stand in place of `decision`'s: others the region shows enough
-    // of, less green where red evidence made `decision` `unknown`.
+    // of, and, in place of no colour, red and yellow if the network is sure; never green
+    // where red evidence made `decision` `unknown`.
     var pixels = [0, 0, 0, 0]
     for pixelClass in classifier.classify(region).classes { pixels[Int(pixelClass.rawValue)] += 1 }
     let least = leastShare * Double(region.width * region.height)
     let redEvidence = RedEvidence(behind: decision) != nil
-    let standing = [SignalColor.red, .yellow, .green].filter { color in
-      let count = pixels[Int(PixelClass(color).rawValue)]
-      return color != decision.color && count > 0 && Double(count) >= least
-        && !(redEvidence && RedEvidence.vetoes(color))
+    let others = [SignalColor.red, .yellow, .green].filter { color in
+      color != decision.color && !(redEvidence && RedEvidence.vetoes(color))
     }
-    guard !standing.isEmpty else { return decision }
+    let shown = others.filter { color in
+      let count = pixels[Int(PixelClass(color).rawValue)]
+      return count > 0 && Double(count) >= least
+    }
+    let unshown = decision.color == .unknown ? others.filter { !RedEvidence.vetoes($0) } : []
+    guard !shown.isEmpty || !unshown.isEmpty else { return decision }
     let whole = PixelRegion(x: 0, y: 0, width: region.width, height: region.height)
     let second = reader.decide(pixelsOf: whole, in: region)
-    guard standing.contains(second.color) else { return decision }
+    guard shown.contains(second.color) || (unshown.contains(second.color) && second.confidence >= readsBelow)
+    else { return decision }
     guard decision.color == .red, RedEvidence.vetoes(second.color) else { return second }
     // The first reading's red is evidence against the second's green.
     return RedEvidence.anotherReading.veto(

@@ -100,9 +100,10 @@ public struct Profile: Sendable, Equatable, Codable {
   /// green lamp as an unlit lens does not veto green (`RedVetoesGreen.unlitRatio`, the
   /// finder's `unlitRatio`); and where no lit lamp placed the light, a region as busy as
   /// foliage or rendered terrain names no colour (`maximumBusyness`); where the rules name no
-  /// colour, or one less than 0.7 sure, `fitted`'s network reads the region, its other colour
-  /// standing where the region shows it (`networkFallback`). A sequence is smoothed
-  /// by the most likely states of the light over the whole recording (`Smoothing.Kind.offline`).
+  /// colour, or one less than 0.7 sure, `fitted`'s network reads the region, its red or yellow
+  /// at least 0.7 sure filling no colour and any other colour standing where the region shows
+  /// it (`networkFallback`). A sequence is smoothed by the most likely states of the light
+  /// over the whole recording (`Smoothing.Kind.offline`).
   /// It reads vertical lights: its locator looks for vertical heads only (`oriented(_:)`
   /// turns it), with the finder's own defaults (`LampFinder()`).
   /// Its values are data, `Sources/TrafficLight/Profiles/default.json`, compiled into the
