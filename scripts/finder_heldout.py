@@ -73,7 +73,7 @@ def main():
     parser.add_argument("--blocks", type=int, default=5)
     default_profile = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "profiles", "untrained.json")
     parser.add_argument("--profile", default=default_profile)
-    parser.add_argument("--penalty", type=float, default=10.0)
+    parser.add_argument("--penalty", type=float, default=fit_lamp_evidence.PENALTY)
     parser.add_argument("--each-block", action="store_true", help="also print each block's lights found and false")
     args = parser.parse_args()
     if args.blocks < 2:

@@ -40,7 +40,10 @@ for each of `--blocks` contiguous blocks, the fit to the other blocks, each wind
 by DIR/blockB.json (`train_light_network.py --blocks K --cinta-blocks DIR
 [--housing-negatives]`: a network trained without that block's frames), in `--profile`
 (default `default`'s JSON) read by `BINARY evaluate --orientation vertical` on the block's
-frames; prints the lights found and false lights per frame over all blocks.
+frames; prints the lights found and false lights per frame over all blocks. With
+`--lamp-candidates CSV` (`BINARY evaluate --candidates CSV ../shared/frames/{cinta,kr,sim}`),
+each block's lamp evidence model is fitted without that block too (as finder_heldout.py fits
+it, every folder's block left out): the lamps held out as well as the housings.
 
 Needs numpy, scipy and pillow.
 """
@@ -59,6 +62,7 @@ from scipy import ndimage
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import finder_heldout  # noqa: E402
+import fit_lamp_evidence  # noqa: E402
 from fit_lamp_evidence import block_frames, expand, fit, frame_boxes  # noqa: E402  (the same penalised logistic fit)
 
 NAMES = 11
@@ -232,6 +236,9 @@ def main():
     parser.add_argument("--cache", help="a folder to keep each folder's measured windows in (.npz)")
     parser.add_argument("--held-out", metavar="BINARY", help="a built traffic-light: measure the fit held out")
     parser.add_argument("--networks", metavar="DIR", help="with --held-out: each block's network, DIR/blockB.json")
+    parser.add_argument("--lamp-candidates", metavar="CSV",
+                        help="with --held-out: `evaluate --candidates`' CSV; each block's lamp evidence model is "
+                             "fitted to its candidates outside that block too")
     args = parser.parse_args()
     if args.held_out:
         return held_out(args)
@@ -295,15 +302,27 @@ def held_out(args):
     folder = args.folders[0]
     here = os.path.dirname(os.path.abspath(__file__))
     base = args.profile or os.path.join(here, "..", "Sources", "TrafficLight", "Profiles", "default.json")
+    candidates = fit_lamp_evidence.load(args.lamp_candidates) if args.lamp_candidates else None
     totals = {"found": 0, "labelled": 0, "falseLights": 0, "frames": 0, "foundRedReadGreen": 0}
     with tempfile.TemporaryDirectory() as work:
         for block in range(args.blocks):
+            start = base
+            if candidates:
+                # The lamps held out too: the evidence model fitted without this block of any folder.
+                start = os.path.join(work, f"lamps{block}.json")
+                finder_heldout.fold_profile(candidates, args.blocks, block, base, start, fit_lamp_evidence.PENALTY)
+                with open(start) as handle:
+                    started = json.load(handle)
+                with open(base) as handle:
+                    started["locator"]["finder"]["housings"] = json.load(handle)["locator"]["finder"].get("housings")
+                with open(start, "w") as handle:
+                    json.dump(started, handle)
             profile = os.path.join(work, f"fold{block}.json")
             command = [sys.executable, os.path.abspath(__file__), folder, "--blocks", str(args.blocks),
                        "--block", str(block), "--penalty", str(args.penalty),
                        "--least-confidence", str(args.least_confidence), "--confirm-least", str(args.confirm_least),
                        "--limit", str(args.limit), "--longest-side", str(args.longest_side), "--network", os.path.join(args.networks, f"block{block}.json"),
-                       "--profile", base, "-o", profile]
+                       "--profile", start, "-o", profile]
             if args.cache:
                 command += ["--cache", args.cache]
             subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -315,7 +334,8 @@ def held_out(args):
             for key in totals:
                 totals[key] += outcome[key]
     t = totals
-    print(f"{folder} (vertical heads), {args.blocks} blocks held out: {t['found']} of {t['labelled']} found "
+    lamps = ", the lamps' evidence too" if candidates else ""
+    print(f"{folder} (vertical heads), {args.blocks} blocks held out{lamps}: {t['found']} of {t['labelled']} found "
           f"({100 * t['found'] / t['labelled']:.1f}%), {t['falseLights'] / t['frames']:.3f} false lights per frame, "
           f"{t['foundRedReadGreen']} red read green")
 

@@ -34,6 +34,9 @@ FIRST_MEASUREMENT = "red"
 # evidence model").
 REFERENCE_COLOUR = "yellow"
 
+# The L2 penalty on the standardised terms of the shipped fit (`--penalty`'s default).
+PENALTY = 10.0
+
 
 def load(path):
     """The candidates of an `evaluate --candidates` CSV: (measurement names, folders, paths,
@@ -145,7 +148,7 @@ def main():
     parser.add_argument("--leave-out", action="append", default=[], help="a folder not fitted to")
     parser.add_argument("--blocks", type=int, default=0, help="split each folder into this many blocks")
     parser.add_argument("--block", type=int, default=0, help="the block (from 0) not fitted to")
-    parser.add_argument("--penalty", type=float, default=10.0)
+    parser.add_argument("--penalty", type=float, default=PENALTY)
     parser.add_argument("--profile", help="a profile JSON to write with the fitted evidence")
     parser.add_argument("-o", "--output")
     parser.add_argument("--check", metavar="JSON", help="exit 1 unless the model in JSON (lamp-evidence.json) is this fit")
