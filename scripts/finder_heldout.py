@@ -54,10 +54,7 @@ def block_folder(folder, blocks, block, target):
 def fold_profile(candidates, blocks, block, profile, path, penalty):
     """Writes `profile` with its finder's evidence fitted to the `candidates` (as
     `fit_lamp_evidence.load` gives them) outside `block`."""
-    _, folders, paths, labels, values = candidates
-    kept = ~fit_lamp_evidence.in_block(folders, paths, blocks, block)
-    bias, raw = fit_lamp_evidence.fit_kept(folders, labels, values, kept, penalty)
-    evidence = {"bias": float(bias), "weights": [float(w) for w in raw]}
+    evidence = fit_lamp_evidence.evidence_without_block(candidates, blocks, block, penalty)
     written = fit_lamp_evidence.with_evidence(profile, evidence)
     # The lamps alone: the housing search is fitted to the shared frames, and is measured held
     # out by scripts/fit_housing_search.py --held-out.

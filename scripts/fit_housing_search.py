@@ -310,13 +310,9 @@ def held_out(args):
             if candidates:
                 # The lamps held out too: the evidence model fitted without this block of any folder.
                 start = os.path.join(work, f"lamps{block}.json")
-                finder_heldout.fold_profile(candidates, args.blocks, block, base, start, fit_lamp_evidence.PENALTY)
-                with open(start) as handle:
-                    started = json.load(handle)
-                with open(base) as handle:
-                    started["locator"]["finder"]["housings"] = json.load(handle)["locator"]["finder"].get("housings")
+                evidence = fit_lamp_evidence.evidence_without_block(candidates, args.blocks, block)
                 with open(start, "w") as handle:
-                    json.dump(started, handle)
+                    json.dump(fit_lamp_evidence.with_evidence(base, evidence), handle)
             profile = os.path.join(work, f"fold{block}.json")
             command = [sys.executable, os.path.abspath(__file__), folder, "--blocks", str(args.blocks),
                        "--block", str(block), "--penalty", str(args.penalty),

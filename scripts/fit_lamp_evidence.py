@@ -122,6 +122,15 @@ def fit_kept(folders, labels, values, kept, penalty):
     return fit(expand(values[kept]), labels[kept], weights[kept], penalty)
 
 
+def evidence_without_block(candidates, blocks, block, penalty=PENALTY):
+    """The evidence model (LampEvidence's JSON form) fitted to the `candidates` (as `load`
+    gives them) outside block `block` of `blocks` of every folder."""
+    _, folders, paths, labels, values = candidates
+    kept = ~in_block(folders, paths, blocks, block)
+    bias, raw = fit_kept(folders, labels, values, kept, penalty)
+    return {"bias": float(bias), "weights": [float(w) for w in raw]}
+
+
 def with_evidence(profile_path, evidence):
     """The profile at `profile_path` with its finder's evidence replaced by `evidence`."""
     with open(profile_path) as handle:
