@@ -5,8 +5,8 @@ import CKernels
 ///
 /// Every level gives the same bits: each output is its bias plus the products in the order
 /// row of the kernel, column, input channel, each product rounded before it is added (the C
-/// levels run their lanes across output channels and do not fuse; `portable` is the plain
-/// Swift loop, the reference).
+/// levels run their lanes across output channels and do not fuse, as `portable` does in
+/// Swift SIMD types; the tests hold a plain loop as the reference).
 public struct Convolution3x3: Sendable, Equatable {
   /// Channels read per pixel.
   public let inputs: Int
@@ -61,27 +61,136 @@ public struct Convolution3x3: Sendable, Equatable {
     return output
   }
 
-  /// The reference: plain loops, the same order of additions as the C levels.
+  /// `portable`: four pixels at a time where their taps fall on the image alike (else one),
+  /// their output channels eight at a time in Swift SIMD types (then four, then the rest one
+  /// at a time), each group's sums held while every tap is added, in the C levels' order
+  /// with products not fused, so that it gives their bits.
   private func applyPortably(_ input: [Float], height: Int, width: Int, into output: inout [Float]) {
-    var sums = [Float](repeating: 0, count: outputs)
-    for y in 0..<height {
-      for x in 0..<width {
-        for o in 0..<outputs { sums[o] = bias[o] }
-        for dy in -1...1 where y + dy >= 0 && y + dy < height {
-          for dx in -1...1 where x + dx >= 0 && x + dx < width {
-            let pixel = ((y + dy) * width + (x + dx)) * inputs
-            let tap = ((dy + 1) * 3 + (dx + 1)) * inputs * outputs
-            for i in 0..<inputs {
-              let value = input[pixel + i]
-              for o in 0..<outputs {
-                let product = value * taps[tap + i * outputs + o]
-                sums[o] = sums[o] + product
+    input.withUnsafeBufferPointer { input in
+      taps.withUnsafeBufferPointer { taps in
+        bias.withUnsafeBufferPointer { bias in
+          output.withUnsafeMutableBufferPointer { output in
+            for y in 0..<height {
+              var x = 0
+              while x < width {
+                let pixel = Pixel(y: y, x: x, height: height, width: width)
+                // Four pixels whose taps all fall on the image alike are summed at once.
+                let pixels =
+                  x + 4 <= width
+                    && Pixel(y: y, x: x + 3, height: height, width: width).columns == pixel.columns ? 4 : 1
+                var first = 0
+                while first + 8 <= outputs {
+                  sum(SIMD8<Float>.self, from: first, at: pixel, pixels, input, taps, bias, output)
+                  first += 8
+                }
+                if first + 4 <= outputs {
+                  sum(SIMD4<Float>.self, from: first, at: pixel, pixels, input, taps, bias, output)
+                  first += 4
+                }
+                for o in first..<outputs {
+                  for k in 0..<pixels { sum(o, at: pixel.moved(by: k), input, taps, bias, output) }
+                }
+                x += pixels
               }
             }
           }
         }
-        for o in 0..<outputs { output[(y * width + x) * outputs + o] = max(sums[o], 0) }
       }
     }
+  }
+
+  /// A pixel and the taps of the kernel that fall on the image around it.
+  private struct Pixel {
+    let index: Int
+    let rows: ClosedRange<Int>
+    let columns: ClosedRange<Int>
+    let width: Int
+
+    init(y: Int, x: Int, height: Int, width: Int) {
+      index = y * width + x
+      rows = (y > 0 ? -1 : 0)...(y < height - 1 ? 1 : 0)
+      columns = (x > 0 ? -1 : 0)...(x < width - 1 ? 1 : 0)
+      self.width = width
+    }
+
+    private init(index: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>, width: Int) {
+      (self.index, self.rows, self.columns, self.width) = (index, rows, columns, width)
+    }
+
+    /// The pixel `k` to the right, its taps taken as this one's.
+    func moved(by k: Int) -> Pixel { Pixel(index: index + k, rows: rows, columns: columns, width: width) }
+  }
+
+  /// Output channels `first` to `first + V.scalarCount` of `pixels` (1 or 4) pixels from
+  /// `pixel` on, whose taps fall on the image as `pixel`'s: each its bias, then every tap's
+  /// products by kernel row, column and input channel, then ReLU.
+  @inline(__always)
+  private func sum<V: SIMD>(
+    _: V.Type, from first: Int, at pixel: Pixel, _ pixels: Int, _ input: UnsafeBufferPointer<Float>,
+    _ taps: UnsafeBufferPointer<Float>, _ bias: UnsafeBufferPointer<Float>,
+    _ output: UnsafeMutableBufferPointer<Float>
+  ) where V.Scalar == Float {
+    let stride = MemoryLayout<Float>.stride
+    let weights = UnsafeRawPointer(taps.baseAddress!)
+    let start = UnsafeRawPointer(bias.baseAddress!).loadUnaligned(fromByteOffset: first * stride, as: V.self)
+    var sums = (start, start, start, start)
+    // Two loops, so that the one pixel's has no test of `pixels` inside.
+    if pixels == 4 {
+      for dy in pixel.rows {
+        for dx in pixel.columns {
+          let from = (pixel.index &+ dy &* pixel.width &+ dx) &* inputs
+          let tap = (((dy &+ 1) &* 3 &+ (dx &+ 1)) &* inputs &* outputs &+ first) &* stride
+          for i in 0..<inputs {
+            let weight = weights.loadUnaligned(fromByteOffset: tap &+ i &* outputs &* stride, as: V.self)
+            sums.0 = sums.0 + V(repeating: input[from &+ i]) * weight
+            sums.1 = sums.1 + V(repeating: input[from &+ inputs &+ i]) * weight
+            sums.2 = sums.2 + V(repeating: input[from &+ 2 &* inputs &+ i]) * weight
+            sums.3 = sums.3 + V(repeating: input[from &+ 3 &* inputs &+ i]) * weight
+          }
+        }
+      }
+    } else {
+      for dy in pixel.rows {
+        for dx in pixel.columns {
+          let from = (pixel.index &+ dy &* pixel.width &+ dx) &* inputs
+          let tap = (((dy &+ 1) &* 3 &+ (dx &+ 1)) &* inputs &* outputs &+ first) &* stride
+          for i in 0..<inputs {
+            let weight = weights.loadUnaligned(fromByteOffset: tap &+ i &* outputs &* stride, as: V.self)
+            sums.0 = sums.0 + V(repeating: input[from &+ i]) * weight
+          }
+        }
+      }
+    }
+    let out = UnsafeMutableRawPointer(output.baseAddress!)
+    let place = (pixel.index * outputs + first) * stride
+    let zero = V(repeating: 0)
+    out.storeBytes(of: zero.replacing(with: sums.0, where: sums.0 .> zero), toByteOffset: place, as: V.self)
+    guard pixels == 4 else { return }
+    let next = outputs * stride
+    out.storeBytes(
+      of: zero.replacing(with: sums.1, where: sums.1 .> zero), toByteOffset: place + next, as: V.self)
+    out.storeBytes(
+      of: zero.replacing(with: sums.2, where: sums.2 .> zero), toByteOffset: place + 2 * next, as: V.self)
+    out.storeBytes(
+      of: zero.replacing(with: sums.3, where: sums.3 .> zero), toByteOffset: place + 3 * next, as: V.self)
+  }
+
+  /// Output channel `o` of `pixel`, as `sum(_:from:at:_:_:_:_:)` sums a group.
+  private func sum(
+    _ o: Int, at pixel: Pixel, _ input: UnsafeBufferPointer<Float>, _ taps: UnsafeBufferPointer<Float>,
+    _ bias: UnsafeBufferPointer<Float>, _ output: UnsafeMutableBufferPointer<Float>
+  ) {
+    var sum = bias[o]
+    for dy in pixel.rows {
+      for dx in pixel.columns {
+        let from = (pixel.index + dy * pixel.width + dx) * inputs
+        let tap = ((dy + 1) * 3 + (dx + 1)) * inputs * outputs + o
+        for i in 0..<inputs {
+          let product = input[from + i] * taps[tap + i * outputs]
+          sum = sum + product
+        }
+      }
+    }
+    output[pixel.index * outputs + o] = sum > 0 ? sum : 0
   }
 }
