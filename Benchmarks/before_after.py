@@ -10,7 +10,8 @@ before and after the change); ARGUMENTS are what each runs, for example
 once first, untimed, and a failure there stops the script; the timed rounds are
 compare.py's `alternate`, output to /dev/null. With --cpu, each round's time is the processor
 time the command's process used (user and system), not the wall clock: steadier on a shared
-machine whose other tenants take the cores in turns, and the same for a one-thread command.
+machine whose other tenants take the cores in turns (for a one-thread command that waits on
+nothing, the two agree when the machine is idle).
 """
 
 import argparse
