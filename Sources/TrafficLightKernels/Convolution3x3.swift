@@ -121,6 +121,20 @@ public struct Convolution3x3: Sendable, Equatable {
     func moved(by k: Int) -> Pixel { Pixel(index: index + k, rows: rows, columns: columns, width: width) }
   }
 
+  /// For each tap of the kernel that falls on the image around `pixel`, by kernel row then
+  /// column: the index in the input of the channel 0 of the pixel it falls on, and the index in
+  /// `taps` of its weight from input channel 0 to output channel `output`.
+  @inline(__always)
+  private func forEachTap(of pixel: Pixel, output: Int, _ body: (_ from: Int, _ tap: Int) -> Void) {
+    for dy in pixel.rows {
+      for dx in pixel.columns {
+        body(
+          (pixel.index &+ dy &* pixel.width &+ dx) &* inputs,
+          ((dy &+ 1) &* 3 &+ (dx &+ 1)) &* inputs &* outputs &+ output)
+      }
+    }
+  }
+
   /// Output channels `first` to `first + V.scalarCount` of `pixels` (1 or 4) pixels from
   /// `pixel` on, whose taps fall on the image as `pixel`'s: each its bias, then every tap's
   /// products by kernel row, column and input channel, then ReLU.
@@ -136,28 +150,20 @@ public struct Convolution3x3: Sendable, Equatable {
     var sums = (start, start, start, start)
     // Two loops, so that the one pixel's has no test of `pixels` inside.
     if pixels == 4 {
-      for dy in pixel.rows {
-        for dx in pixel.columns {
-          let from = (pixel.index &+ dy &* pixel.width &+ dx) &* inputs
-          let tap = (((dy &+ 1) &* 3 &+ (dx &+ 1)) &* inputs &* outputs &+ first) &* stride
-          for i in 0..<inputs {
-            let weight = weights.loadUnaligned(fromByteOffset: tap &+ i &* outputs &* stride, as: V.self)
-            sums.0 = sums.0 + V(repeating: input[from &+ i]) * weight
-            sums.1 = sums.1 + V(repeating: input[from &+ inputs &+ i]) * weight
-            sums.2 = sums.2 + V(repeating: input[from &+ 2 &* inputs &+ i]) * weight
-            sums.3 = sums.3 + V(repeating: input[from &+ 3 &* inputs &+ i]) * weight
-          }
+      forEachTap(of: pixel, output: first) { from, tap in
+        for i in 0..<inputs {
+          let weight = weights.loadUnaligned(fromByteOffset: (tap &+ i &* outputs) &* stride, as: V.self)
+          sums.0 = sums.0 + V(repeating: input[from &+ i]) * weight
+          sums.1 = sums.1 + V(repeating: input[from &+ inputs &+ i]) * weight
+          sums.2 = sums.2 + V(repeating: input[from &+ 2 &* inputs &+ i]) * weight
+          sums.3 = sums.3 + V(repeating: input[from &+ 3 &* inputs &+ i]) * weight
         }
       }
     } else {
-      for dy in pixel.rows {
-        for dx in pixel.columns {
-          let from = (pixel.index &+ dy &* pixel.width &+ dx) &* inputs
-          let tap = (((dy &+ 1) &* 3 &+ (dx &+ 1)) &* inputs &* outputs &+ first) &* stride
-          for i in 0..<inputs {
-            let weight = weights.loadUnaligned(fromByteOffset: tap &+ i &* outputs &* stride, as: V.self)
-            sums.0 = sums.0 + V(repeating: input[from &+ i]) * weight
-          }
+      forEachTap(of: pixel, output: first) { from, tap in
+        for i in 0..<inputs {
+          let weight = weights.loadUnaligned(fromByteOffset: (tap &+ i &* outputs) &* stride, as: V.self)
+          sums.0 = sums.0 + V(repeating: input[from &+ i]) * weight
         }
       }
     }
@@ -181,14 +187,10 @@ public struct Convolution3x3: Sendable, Equatable {
     _ bias: UnsafeBufferPointer<Float>, _ output: UnsafeMutableBufferPointer<Float>
   ) {
     var sum = bias[o]
-    for dy in pixel.rows {
-      for dx in pixel.columns {
-        let from = (pixel.index + dy * pixel.width + dx) * inputs
-        let tap = ((dy + 1) * 3 + (dx + 1)) * inputs * outputs + o
-        for i in 0..<inputs {
-          let product = input[from + i] * taps[tap + i * outputs]
-          sum = sum + product
-        }
+    forEachTap(of: pixel, output: o) { from, tap in
+      for i in 0..<inputs {
+        let product = input[from + i] * taps[tap + i * outputs]
+        sum = sum + product
       }
     }
     output[pixel.index * outputs + o] = sum > 0 ? sum : 0
