@@ -101,11 +101,13 @@ public struct NetworkFallback: Sendable, Equatable, Codable {
       let count = pixels[Int(PixelClass(color).rawValue)]
       return count > 0 && Double(count) >= least
     }
-    let unshown = decision.color == .unknown ? others.filter { !RedEvidence.vetoes($0) } : []
-    guard !shown.isEmpty || !unshown.isEmpty else { return decision }
+    // In place of no colour: red and yellow, which stand on the network's word, no pixels asked.
+    let onItsWord = decision.color == .unknown ? others.filter { !RedEvidence.vetoes($0) } : []
+    guard !shown.isEmpty || !onItsWord.isEmpty else { return decision }
     let whole = PixelRegion(x: 0, y: 0, width: region.width, height: region.height)
     let second = reader.decide(pixelsOf: whole, in: region)
-    guard shown.contains(second.color) || (unshown.contains(second.color) && second.confidence >= readsBelow)
+    guard
+      shown.contains(second.color) || (onItsWord.contains(second.color) && second.confidence >= readsBelow)
     else { return decision }
     guard decision.color == .red, RedEvidence.vetoes(second.color) else { return second }
     // The first reading's red is evidence against the second's green.
